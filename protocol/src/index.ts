@@ -1,0 +1,89 @@
+// The wire contract of agentd. Everything a frame can be is defined here and nowhere else.
+import * as z from 'zod/mini';
+import {
+  ControlResponseErrorFrame,
+  ControlResponseSuccessFrame,
+  OutboundControlCancelFrame,
+  OutboundKeepAliveFrame,
+} from './envelope.js';
+import { HookCallbackRequest } from './hooks.js';
+import {
+  AssistantFrame,
+  ResultErrorFrame,
+  ResultSuccessFrame,
+  StreamEventFrame,
+  SystemApiRetryFrame,
+  SystemHookProgressFrame,
+  SystemHookResponseFrame,
+  SystemHookStartedFrame,
+  SystemInitFrame,
+  SystemPermissionDeniedFrame,
+  SystemProtocolErrorFrame,
+  SystemSessionStateChangedFrame,
+  SystemStatusFrame,
+  ToolProgressFrame,
+  UserFrame,
+} from './messages.js';
+import { CanUseToolRequest } from './permissions.js';
+
+export * from './control.js';
+export * from './envelope.js';
+export * from './hooks.js';
+export * from './inbound.js';
+export * from './messages.js';
+export * from './permissions.js';
+
+/** The protocol level agentd speaks: the Claude Code CLI version whose stream-json protocol it implements. */
+export const PROTOCOL_LEVEL = '2.1.330';
+
+export const OutboundControlRequestFrame = z.strictObject({
+  type: z.literal('control_request'),
+  request_id: z.string(),
+  request: z.union([CanUseToolRequest, HookCallbackRequest]),
+});
+export type OutboundControlRequestFrame = z.infer<typeof OutboundControlRequestFrame>;
+
+/** Every frame agentd may write to stdout. Tests validate each stdout line against this. */
+export const OutboundFrame = z.union([
+  AssistantFrame,
+  UserFrame,
+  StreamEventFrame,
+  ToolProgressFrame,
+  ResultSuccessFrame,
+  ResultErrorFrame,
+  SystemInitFrame,
+  SystemStatusFrame,
+  SystemApiRetryFrame,
+  SystemSessionStateChangedFrame,
+  SystemProtocolErrorFrame,
+  SystemPermissionDeniedFrame,
+  SystemHookStartedFrame,
+  SystemHookProgressFrame,
+  SystemHookResponseFrame,
+  ControlResponseSuccessFrame,
+  ControlResponseErrorFrame,
+  OutboundControlRequestFrame,
+  OutboundControlCancelFrame,
+  OutboundKeepAliveFrame,
+]);
+export type OutboundFrame = z.infer<typeof OutboundFrame>;
+
+/** Named schemas, for the JSON Schema generator and the fixture corpus (accept/<Name>/*.json). */
+export const NAMED_SCHEMAS = {
+  OutboundFrame,
+  AssistantFrame,
+  UserFrame,
+  StreamEventFrame,
+  ToolProgressFrame,
+  ResultSuccessFrame,
+  ResultErrorFrame,
+  SystemInitFrame,
+  SystemStatusFrame,
+  SystemApiRetryFrame,
+  SystemSessionStateChangedFrame,
+  SystemProtocolErrorFrame,
+  SystemPermissionDeniedFrame,
+  ControlResponseSuccessFrame,
+  ControlResponseErrorFrame,
+  OutboundControlRequestFrame,
+} as const;

@@ -1,0 +1,364 @@
+// Conversation frames: the inbound `user` message and every outbound SDKMessage agentd emits (protocol.md §4.1, §5).
+import * as z from 'zod/mini';
+import { ErrorCode } from './envelope.js';
+import { PermissionDenial, PermissionMode } from './permissions.js';
+
+// ---- inbound ----
+
+export const InboundContentBlock = z.looseObject({ type: z.string() });
+
+export const InboundUserFrame = z.looseObject({
+  type: z.literal('user'),
+  message: z.looseObject({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(InboundContentBlock)]),
+  }),
+  parent_tool_use_id: z.optional(z.nullable(z.string())),
+  // Ignored, as by Claude Code: the daemon owns the session id.
+  session_id: z.optional(z.nullable(z.string())),
+  uuid: z.optional(z.nullable(z.string())),
+  priority: z.optional(z.nullable(z.enum(['now', 'next', 'later']))),
+  shouldQuery: z.optional(z.nullable(z.boolean())),
+  isSynthetic: z.optional(z.nullable(z.boolean())),
+});
+export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
+
+// ---- outbound building blocks ----
+
+const Ids = { uuid: z.string(), session_id: z.string() };
+
+export const ApiUsage = z.looseObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_creation_input_tokens: z.optional(z.nullable(z.number())),
+  cache_read_input_tokens: z.optional(z.nullable(z.number())),
+});
+
+export const OutboundContentBlock = z.looseObject({ type: z.string() });
+
+export const ApiAssistantMessage = z.looseObject({
+  id: z.string(),
+  type: z.literal('message'),
+  role: z.literal('assistant'),
+  model: z.string(),
+  content: z.array(OutboundContentBlock),
+  stop_reason: z.nullable(z.string()),
+  stop_sequence: z.nullable(z.string()),
+  usage: ApiUsage,
+});
+
+export const AssistantMessageError = z.enum([
+  'authentication_failed',
+  'billing_error',
+  'rate_limit',
+  'overloaded',
+  'invalid_request',
+  'model_not_found',
+  'server_error',
+  'unknown',
+  'max_output_tokens',
+]);
+export type AssistantMessageError = z.infer<typeof AssistantMessageError>;
+
+export const AssistantFrame = z.strictObject({
+  type: z.literal('assistant'),
+  message: ApiAssistantMessage,
+  parent_tool_use_id: z.nullable(z.string()),
+  ...Ids,
+  timestamp: z.string(),
+  request_id: z.optional(z.string()),
+  error: z.optional(AssistantMessageError),
+  aborted: z.optional(z.literal(true)),
+  /** Uuids of earlier assistant frames this one replaces (a response that broke off and was requested again). */
+  supersedes: z.optional(z.array(z.string())),
+});
+export type AssistantFrame = z.infer<typeof AssistantFrame>;
+
+/** How a tool call's permission was decided; Claude Code's observed `tool_result_meta` plus agentd's detail. */
+export const ToolResultMeta = z.strictObject({
+  id: z.string(),
+  permission_decision: z.optional(
+    z.strictObject({
+      decision: z.enum(['accept', 'reject']),
+      source: z.string(),
+      reason_type: z.optional(z.string()),
+      // agentd: which rule / mode / hook / host decided, e.g. "rule:Bash(git status:*)@cliArg".
+      decided_by: z.optional(z.string()),
+    }),
+  ),
+  non_execution_kind: z.optional(z.string()),
+});
+
+export const UserFrame = z.strictObject({
+  type: z.literal('user'),
+  message: z.strictObject({
+    role: z.literal('user'),
+    content: z.union([z.string(), z.array(OutboundContentBlock)]),
+  }),
+  parent_tool_use_id: z.nullable(z.string()),
+  ...Ids,
+  timestamp: z.string(),
+  tool_use_result: z.optional(z.unknown()),
+  tool_result_meta: z.optional(z.array(ToolResultMeta)),
+  isSynthetic: z.optional(z.boolean()),
+  isReplay: z.optional(z.literal(true)),
+});
+export type UserFrame = z.infer<typeof UserFrame>;
+
+export const StreamEventFrame = z.strictObject({
+  type: z.literal('stream_event'),
+  event: z.looseObject({ type: z.string() }),
+  parent_tool_use_id: z.nullable(z.string()),
+  ...Ids,
+  ttft_ms: z.optional(z.number()),
+  api_message_id: z.optional(z.string()),
+});
+export type StreamEventFrame = z.infer<typeof StreamEventFrame>;
+
+/** agentd's extension of tool_progress: live output of a running tool (documented in protocol/CHANGELOG.md). */
+export const ToolProgressDetail = z.strictObject({
+  kind: z.enum(['output', 'heartbeat']),
+  /** New output since the previous progress frame of this call (capped; see `dropped_bytes`). */
+  output: z.optional(z.string()),
+  /** Bytes of output the tool has produced so far. */
+  total_bytes: z.optional(z.number()),
+  /** Bytes produced since the previous frame that were not included in `output` (rate/size cap). */
+  dropped_bytes: z.optional(z.number()),
+});
+
+export const ToolProgressFrame = z.strictObject({
+  type: z.literal('tool_progress'),
+  tool_use_id: z.string(),
+  tool_name: z.string(),
+  parent_tool_use_id: z.nullable(z.string()),
+  elapsed_time_seconds: z.number(),
+  heartbeat: z.optional(z.boolean()),
+  ...Ids,
+  agentd_progress: z.optional(ToolProgressDetail),
+});
+export type ToolProgressFrame = z.infer<typeof ToolProgressFrame>;
+
+// ---- result ----
+
+export const ResultUsage = z.strictObject({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  cache_creation_input_tokens: z.number(),
+  cache_read_input_tokens: z.number(),
+  server_tool_use: z.strictObject({ web_search_requests: z.number(), web_fetch_requests: z.number() }),
+  service_tier: z.string(),
+  cache_creation: z.strictObject({ ephemeral_1h_input_tokens: z.number(), ephemeral_5m_input_tokens: z.number() }),
+});
+export type ResultUsage = z.infer<typeof ResultUsage>;
+
+export const ModelUsageEntry = z.strictObject({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadInputTokens: z.number(),
+  cacheCreationInputTokens: z.number(),
+  webSearchRequests: z.number(),
+  costUSD: z.number(),
+  contextWindow: z.number(),
+  maxOutputTokens: z.number(),
+  /** agentd: "table" when the model is in the price table, "fallback:<family>" otherwise. */
+  costBasis: z.optional(z.string()),
+});
+export type ModelUsageEntry = z.infer<typeof ModelUsageEntry>;
+
+export const TERMINAL_REASONS = [
+  'completed',
+  'aborted_streaming',
+  'aborted_tools',
+  'max_turns',
+  'budget_exhausted',
+  'api_error',
+  'model_error',
+  'prompt_too_long',
+  'hook_stopped',
+  'stop_hook_prevented',
+  'tool_deferred',
+  'structured_output_retry_exhausted',
+  'turn_setup_failed',
+] as const;
+
+/** agentd's error taxonomy on results (see README "Errors"). */
+export const ERROR_CATEGORIES = [
+  'authentication',
+  'rate_limit',
+  'overloaded',
+  'context_overflow',
+  'max_turns',
+  'max_budget',
+  'permission',
+  'tool',
+  'interrupted',
+  'invalid_request',
+  'server_error',
+  'connection',
+  'timeout',
+  'internal',
+  'startup',
+] as const;
+export const ErrorCategory = z.enum(ERROR_CATEGORIES);
+export type ErrorCategory = z.infer<typeof ErrorCategory>;
+
+export const AgentdError = z.strictObject({
+  category: ErrorCategory,
+  /** Whether sending the same turn again may succeed (rate limits, overload, connection). */
+  retryable: z.boolean(),
+  status: z.optional(z.nullable(z.number())),
+  /** For rate limits: when the limit resets (ISO time), where the API said so. */
+  resets_at: z.optional(z.string()),
+});
+export type AgentdError = z.infer<typeof AgentdError>;
+
+const ResultCommon = {
+  type: z.literal('result'),
+  is_error: z.boolean(),
+  duration_ms: z.number(),
+  duration_api_ms: z.number(),
+  num_turns: z.number(),
+  stop_reason: z.nullable(z.string()),
+  total_cost_usd: z.number(),
+  usage: ResultUsage,
+  modelUsage: z.record(z.string(), ModelUsageEntry),
+  permission_denials: z.array(PermissionDenial),
+  terminal_reason: z.optional(z.enum(TERMINAL_REASONS)),
+  result_index: z.optional(z.number()),
+  queued_turn_count: z.optional(z.number()),
+  user_message_uuids: z.optional(z.array(z.string())),
+  agentd_error: z.optional(AgentdError),
+  ...Ids,
+};
+
+export const ResultSuccessFrame = z.strictObject({
+  ...ResultCommon,
+  subtype: z.literal('success'),
+  result: z.string(),
+  structured_output: z.optional(z.unknown()),
+  api_error_status: z.optional(z.nullable(z.number())),
+});
+export type ResultSuccessFrame = z.infer<typeof ResultSuccessFrame>;
+
+export const RESULT_ERROR_SUBTYPES = [
+  'error_during_execution',
+  'error_max_turns',
+  'error_max_budget_usd',
+  'error_max_structured_output_retries',
+] as const;
+
+export const ResultErrorFrame = z.strictObject({
+  ...ResultCommon,
+  subtype: z.enum(RESULT_ERROR_SUBTYPES),
+  errors: z.array(z.string()),
+  startup_failure_reason: z.optional(z.string()),
+});
+export type ResultErrorFrame = z.infer<typeof ResultErrorFrame>;
+
+export const ResultFrame = z.union([ResultSuccessFrame, ResultErrorFrame]);
+export type ResultFrame = z.infer<typeof ResultFrame>;
+
+// ---- system ----
+
+export const SystemInitFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  cwd: z.string(),
+  tools: z.array(z.string()),
+  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string(), source: z.optional(z.string()) })),
+  model: z.string(),
+  permissionMode: PermissionMode,
+  slash_commands: z.array(z.string()),
+  apiKeySource: z.string(),
+  claude_code_version: z.string(),
+  output_style: z.string(),
+  agents: z.array(z.string()),
+  skills: z.array(z.string()),
+  plugins: z.array(z.strictObject({ name: z.string(), path: z.string() })),
+  capabilities: z.array(z.string()),
+  additional_directories: z.optional(z.array(z.string())),
+  agentd_version: z.string(),
+  ...Ids,
+});
+export type SystemInitFrame = z.infer<typeof SystemInitFrame>;
+
+export const SystemStatusFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('status'),
+  status: z.nullable(z.enum(['compacting', 'requesting'])),
+  permissionMode: z.optional(PermissionMode),
+  ...Ids,
+});
+export type SystemStatusFrame = z.infer<typeof SystemStatusFrame>;
+
+export const SystemApiRetryFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('api_retry'),
+  attempt: z.number(),
+  max_retries: z.number(),
+  retry_delay_ms: z.number(),
+  error_status: z.nullable(z.number()),
+  error: AssistantMessageError,
+  ...Ids,
+});
+export type SystemApiRetryFrame = z.infer<typeof SystemApiRetryFrame>;
+
+export const SystemSessionStateChangedFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('session_state_changed'),
+  state: z.enum(['idle', 'running', 'requires_action']),
+  sdk_host_only: z.optional(z.literal(true)),
+  ...Ids,
+});
+export type SystemSessionStateChangedFrame = z.infer<typeof SystemSessionStateChangedFrame>;
+
+/** agentd: an inbound line or frame that could not be served and had no request id to answer. */
+export const SystemProtocolErrorFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('protocol_error'),
+  error_code: ErrorCode,
+  message: z.string(),
+  /** 1-based number of the offending stdin line. */
+  line_number: z.number(),
+  line_bytes: z.optional(z.number()),
+  request_id: z.optional(z.string()),
+  ...Ids,
+});
+export type SystemProtocolErrorFrame = z.infer<typeof SystemProtocolErrorFrame>;
+
+export const SystemPermissionDeniedFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('permission_denied'),
+  tool_name: z.string(),
+  tool_use_id: z.string(),
+  decision_reason_type: z.optional(z.string()),
+  decision_reason: z.optional(z.string()),
+  message: z.string(),
+  ...Ids,
+});
+export type SystemPermissionDeniedFrame = z.infer<typeof SystemPermissionDeniedFrame>;
+
+const HookFrameBase = {
+  type: z.literal('system'),
+  hook_id: z.string(),
+  hook_name: z.string(),
+  hook_event: z.string(),
+  ...Ids,
+};
+export const SystemHookStartedFrame = z.strictObject({ ...HookFrameBase, subtype: z.literal('hook_started') });
+export const SystemHookProgressFrame = z.strictObject({
+  ...HookFrameBase,
+  subtype: z.literal('hook_progress'),
+  stdout: z.string(),
+  stderr: z.string(),
+  output: z.string(),
+});
+export const SystemHookResponseFrame = z.strictObject({
+  ...HookFrameBase,
+  subtype: z.literal('hook_response'),
+  output: z.string(),
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.optional(z.number()),
+  outcome: z.enum(['success', 'error', 'cancelled']),
+});

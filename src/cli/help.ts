@@ -1,0 +1,33 @@
+// `agentd --help`: every flag, generated from the flag table so the two cannot drift apart.
+import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
+import { AGENTD_VERSION } from '../version.js';
+import { FLAGS } from './flags.js';
+
+export function versionLine(): string {
+  // The SDKs parse a leading semver: report the Claude Code protocol level agentd speaks.
+  return `${PROTOCOL_LEVEL} (Claude Code compatible; agentd ${AGENTD_VERSION})`;
+}
+
+export function helpText(): string {
+  const rows = FLAGS.map((f) => {
+    const names = [`--${f.name}`, ...(f.aliases ?? []).map((a) => (a.length === 1 ? `-${a}` : `--${a}`))].join(', ');
+    const arg = f.kind === 'boolean' ? '' : f.optionalValue ? ' [value]' : ' <value>';
+    const status = f.status === 'no' ? ' [accepted, not implemented]' : f.status === 'ignored' ? ' [accepted, no effect]' : '';
+    return `  ${(names + arg).padEnd(48)} ${f.help}${status}`;
+  });
+  return [
+    `agentd ${AGENTD_VERSION}: a headless agent daemon speaking Claude Code's stream-json protocol (level ${PROTOCOL_LEVEL}).`,
+    '',
+    'Usage:',
+    '  agentd --input-format stream-json --output-format stream-json [flags]   (how the Agent SDKs run it)',
+    '  agentd -p "prompt" [--output-format text|json|stream-json] [flags]     (one-shot, for CI)',
+    '',
+    'Flags (both --flag value and --flag=value; values may be empty):',
+    ...rows,
+    '',
+    'Environment: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, CLAUDE_CONFIG_DIR,',
+    'AGENTD_MODEL_PROVIDER, AGENTD_SCENARIO, AGENTD_SCENARIO_RECORD, AGENTD_LOG_LEVEL, AGENTD_MAX_TOOL_USE_CONCURRENCY,',
+    'BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS. See README.md.',
+    '',
+  ].join('\n');
+}

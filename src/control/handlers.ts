@@ -1,0 +1,70 @@
+// The control requests agentd answers. Each handler validates, replies, and (through `after`) acts once the
+// reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
+// its system/status frame.
+import type { InitializeRequest } from '../../protocol/src/index.js';
+import type { PermissionModeName } from '../permissions/modes.js';
+import type { Session } from '../session/session.js';
+import type { ControlHandlers, HandlerResult } from './router.js';
+
+export interface HandlerDeps {
+  session: Session;
+  /** Applies the initialize request to the daemon's configuration and builds the reply. */
+  initialize: (req: InitializeRequest) => Record<string, unknown>;
+  /** Launched with --allow-dangerously-skip-permissions (or --dangerously-skip-permissions). */
+  canBypass: boolean;
+  defaultModel: string;
+  /** Called when the permission mode changes (the permission layer's state). */
+  onPermissionMode: (mode: PermissionModeName) => void;
+  mcpStatus: () => Array<{ name: string; status: string }>;
+}
+
+export function createControlHandlers(d: HandlerDeps): ControlHandlers {
+  return {
+    initialize: (req) => ({ ok: true, response: d.initialize(req) }),
+
+    interrupt: (req): HandlerResult => {
+      // The receipt is taken now, the abort happens once the reply is queued: the receipt precedes the result.
+      const receipt = d.session.interruptReceipt({ cancelQueued: req.cancel_queued === true });
+      return {
+        ok: true,
+        response: receipt.cancelled.length
+          ? { still_queued: receipt.stillQueued, cancelled: receipt.cancelled }
+          : { still_queued: receipt.stillQueued },
+        after: () => d.session.abortCurrentTurn(),
+      };
+    },
+
+    set_permission_mode: (req): HandlerResult => {
+      if (req.mode === 'bypassPermissions' && !d.canBypass) {
+        return {
+          ok: false,
+          code: 'not_allowed',
+          error:
+            'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
+        };
+      }
+      return {
+        ok: true,
+        response: { mode: req.mode },
+        after: () => {
+          d.onPermissionMode(req.mode);
+          d.session.setPermissionMode(req.mode);
+        },
+      };
+    },
+
+    set_model: (req) => {
+      // Any id is accepted: the endpoint decides what exists. null / "default" resets to the launch default.
+      const model = req.model === undefined || req.model === null || req.model === 'default' ? d.defaultModel : req.model;
+      d.session.setModel(model);
+      return { ok: true, response: {} };
+    },
+
+    set_max_thinking_tokens: (req) => {
+      d.session.setMaxThinkingTokens(req.max_thinking_tokens ?? null);
+      return { ok: true, response: {} };
+    },
+
+    mcp_status: () => ({ ok: true, response: { mcpServers: d.mcpStatus() } }),
+  };
+}

@@ -1,0 +1,314 @@
+// The only place that knows frame shapes: internal SessionEvents in, protocol frames out.
+import {
+  type AssistantFrame,
+  type AssistantMessageError,
+  type ErrorCode,
+  type InboundControlResponse,
+  PROTOCOL_LEVEL,
+  type ResultFrame,
+  type StreamEventFrame,
+  type SystemInitFrame,
+  type UserFrame,
+} from '../../protocol/src/index.js';
+import type { SessionEvent, TurnResult } from '../session/events.js';
+import type { PermissionModeName } from '../permissions/modes.js';
+import type { FrameOut } from './frame-out.js';
+
+export type SessionStateMode = 'none' | 'host_only' | 'visible';
+
+export interface InitInfo {
+  cwd: string;
+  model: string;
+  permissionMode: PermissionModeName;
+  tools: string[];
+  mcpServers: Array<{ name: string; status: string; source?: string }>;
+  apiKeySource: string;
+  additionalDirectories: string[];
+}
+
+export interface ProjectorOptions {
+  sessionId: string;
+  includePartialMessages: boolean;
+  sessionState: SessionStateMode;
+  agentdVersion: string;
+  initInfo: () => InitInfo;
+  newUuid: () => string;
+  now: () => number;
+}
+
+export const CAPABILITIES = ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'];
+
+const ASSISTANT_ERRORS = new Set<string>([
+  'authentication_failed',
+  'billing_error',
+  'rate_limit',
+  'overloaded',
+  'invalid_request',
+  'model_not_found',
+  'server_error',
+  'unknown',
+  'max_output_tokens',
+]);
+
+export class Projector {
+  constructor(
+    private readonly out: FrameOut,
+    private readonly o: ProjectorOptions,
+  ) {}
+
+  emit(ev: SessionEvent): Promise<void> | undefined {
+    const sid = this.o.sessionId;
+    switch (ev.type) {
+      case 'turn_started':
+        return this.out.write(this.init());
+      case 'state':
+        if (this.o.sessionState === 'none') return undefined;
+        return this.out.write({
+          type: 'system',
+          subtype: 'session_state_changed',
+          state: ev.state,
+          ...(this.o.sessionState === 'host_only' ? { sdk_host_only: true as const } : {}),
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
+      case 'user_replay':
+        return this.out.write({
+          type: 'user',
+          message: { role: 'user', content: ev.content as UserFrame['message']['content'] },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+          isReplay: true,
+          ...(ev.isSynthetic ? { isSynthetic: true } : {}),
+        });
+      case 'model_request':
+        if (!this.o.includePartialMessages) return undefined;
+        return this.out.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: this.o.newUuid(), session_id: sid });
+      case 'stream': {
+        if (!this.o.includePartialMessages) return undefined;
+        const f: StreamEventFrame = {
+          type: 'stream_event',
+          event: ev.event as StreamEventFrame['event'],
+          parent_tool_use_id: null,
+          uuid: this.o.newUuid(),
+          session_id: sid,
+          api_message_id: ev.messageId,
+        };
+        if (ev.ttftMs !== undefined) f.ttft_ms = ev.ttftMs;
+        return this.out.write(f);
+      }
+      case 'assistant_block': {
+        const f: AssistantFrame = {
+          type: 'assistant',
+          message: {
+            id: ev.meta.id,
+            type: 'message',
+            role: 'assistant',
+            model: ev.meta.model,
+            content: [asWireBlock(ev.block)],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: ev.meta.usage as AssistantFrame['message']['usage'],
+          },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+        };
+        if (ev.meta.requestId) f.request_id = ev.meta.requestId;
+        if (ev.aborted) f.aborted = true;
+        if (ev.error && ASSISTANT_ERRORS.has(ev.error)) f.error = ev.error as AssistantMessageError;
+        if (ev.supersedes?.length) f.supersedes = ev.supersedes;
+        return this.out.write(f);
+      }
+      case 'tool_result': {
+        const f: UserFrame = {
+          type: 'user',
+          message: { role: 'user', content: [asWireBlock(ev.block)] },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+          tool_use_result: ev.data,
+        };
+        if (ev.decision || ev.nonExecutionKind) {
+          f.tool_result_meta = [
+            {
+              id: ev.toolUseId,
+              ...(ev.decision
+                ? {
+                    permission_decision: {
+                      decision: ev.decision.decision,
+                      source: ev.decision.source,
+                      ...(ev.decision.reasonType ? { reason_type: ev.decision.reasonType } : {}),
+                      ...(ev.decision.decidedBy ? { decided_by: ev.decision.decidedBy } : {}),
+                    },
+                  }
+                : {}),
+              ...(ev.nonExecutionKind ? { non_execution_kind: ev.nonExecutionKind } : {}),
+            },
+          ];
+        }
+        return this.out.write(f);
+      }
+      case 'user_text':
+        return this.out.write({
+          type: 'user',
+          message: { role: 'user', content: [{ type: 'text', text: ev.text }] },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+        });
+      case 'tool_progress':
+        return this.out.write({
+          type: 'tool_progress',
+          tool_use_id: ev.toolUseId,
+          tool_name: ev.toolName,
+          parent_tool_use_id: null,
+          elapsed_time_seconds: ev.elapsedSeconds,
+          ...(ev.progress.kind === 'heartbeat' ? { heartbeat: true } : {}),
+          uuid: this.o.newUuid(),
+          session_id: sid,
+          agentd_progress: {
+            kind: ev.progress.kind,
+            ...(ev.progress.output !== undefined ? { output: ev.progress.output } : {}),
+            ...(ev.progress.totalBytes !== undefined ? { total_bytes: ev.progress.totalBytes } : {}),
+            ...(ev.progress.droppedBytes !== undefined ? { dropped_bytes: ev.progress.droppedBytes } : {}),
+          },
+        });
+      case 'api_retry':
+        return this.out.write({
+          type: 'system',
+          subtype: 'api_retry',
+          attempt: ev.attempt,
+          max_retries: ev.maxRetries,
+          retry_delay_ms: ev.delayMs,
+          error_status: ev.status,
+          error: (ASSISTANT_ERRORS.has(ev.error) ? ev.error : 'unknown') as AssistantMessageError,
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
+      case 'permission_mode_changed':
+        return this.out.write({ type: 'system', subtype: 'status', status: null, permissionMode: ev.mode, uuid: this.o.newUuid(), session_id: sid });
+      case 'permission_denied':
+        return this.out.write({
+          type: 'system',
+          subtype: 'permission_denied',
+          tool_name: ev.toolName,
+          tool_use_id: ev.toolUseId,
+          message: ev.message,
+          ...(ev.reasonType ? { decision_reason_type: ev.reasonType } : {}),
+          ...(ev.reason ? { decision_reason: ev.reason } : {}),
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
+      case 'turn_result':
+        return this.out.write(this.result(ev.result));
+    }
+  }
+
+  init(): SystemInitFrame {
+    const i = this.o.initInfo();
+    return {
+      type: 'system',
+      subtype: 'init',
+      cwd: i.cwd,
+      tools: i.tools,
+      mcp_servers: i.mcpServers,
+      model: i.model,
+      permissionMode: i.permissionMode,
+      slash_commands: [],
+      apiKeySource: i.apiKeySource,
+      claude_code_version: PROTOCOL_LEVEL,
+      output_style: 'default',
+      agents: [],
+      skills: [],
+      plugins: [],
+      capabilities: CAPABILITIES,
+      ...(i.additionalDirectories.length ? { additional_directories: i.additionalDirectories } : {}),
+      agentd_version: this.o.agentdVersion,
+      uuid: this.o.newUuid(),
+      session_id: this.o.sessionId,
+    };
+  }
+
+  result(r: TurnResult): ResultFrame {
+    const common = {
+      type: 'result' as const,
+      is_error: r.isError,
+      duration_ms: Math.round(r.durationMs),
+      duration_api_ms: Math.round(r.durationApiMs),
+      num_turns: r.numTurns,
+      stop_reason: r.stopReason,
+      total_cost_usd: r.totalCostUsd,
+      usage: {
+        input_tokens: r.usage.input_tokens,
+        output_tokens: r.usage.output_tokens,
+        cache_creation_input_tokens: r.usage.cache_creation_input_tokens,
+        cache_read_input_tokens: r.usage.cache_read_input_tokens,
+        server_tool_use: { web_search_requests: r.usage.web_search_requests, web_fetch_requests: r.usage.web_fetch_requests },
+        service_tier: r.usage.service_tier,
+        cache_creation: {
+          ephemeral_1h_input_tokens: r.usage.ephemeral_1h_input_tokens,
+          ephemeral_5m_input_tokens: r.usage.ephemeral_5m_input_tokens,
+        },
+      },
+      modelUsage: r.modelUsage,
+      permission_denials: r.permissionDenials.map((d) => ({ tool_name: d.toolName, tool_use_id: d.toolUseId, tool_input: d.input })),
+      terminal_reason: r.terminalReason,
+      result_index: r.resultIndex,
+      queued_turn_count: r.queuedTurnCount,
+      user_message_uuids: r.userMessageUuids,
+      ...(r.error
+        ? {
+            agentd_error: {
+              category: r.error.category,
+              retryable: r.error.retryable,
+              status: r.error.status,
+              ...(r.error.resetsAt ? { resets_at: r.error.resetsAt } : {}),
+            },
+          }
+        : {}),
+      uuid: this.o.newUuid(),
+      session_id: this.o.sessionId,
+    };
+    if (r.kind === 'success') {
+      return {
+        ...common,
+        subtype: 'success',
+        result: r.resultText,
+        ...(r.structuredOutput !== undefined ? { structured_output: r.structuredOutput } : {}),
+      };
+    }
+    return { ...common, subtype: r.kind, errors: r.errors.length ? r.errors : ['Unknown error'] };
+  }
+
+  /** A system/protocol_error frame for input that had no request id to answer. */
+  protocolError(code: ErrorCode, message: string, lineNumber: number, extra: { lineBytes?: number; requestId?: string } = {}): Promise<void> | undefined {
+    return this.out.write({
+      type: 'system',
+      subtype: 'protocol_error',
+      error_code: code,
+      message,
+      line_number: lineNumber,
+      ...(extra.lineBytes !== undefined ? { line_bytes: extra.lineBytes } : {}),
+      ...(extra.requestId !== undefined ? { request_id: extra.requestId } : {}),
+      uuid: this.o.newUuid(),
+      session_id: this.o.sessionId,
+    });
+  }
+
+  private ts(): string {
+    return new Date(this.o.now()).toISOString();
+  }
+}
+
+type WireBlock = { type: string; [k: string]: unknown };
+/** Internal blocks are typed interfaces; on the wire they are open objects. Same values, wider type. */
+function asWireBlock(b: { type: string }): WireBlock {
+  return b as WireBlock;
+}
+
+export type { InboundControlResponse };

@@ -1,0 +1,86 @@
+// The ports of the executor's fixed pipeline. Hooks and permissions implement them (src/hooks, src/permissions);
+// the pass-through versions here keep every step in place when a session has neither.
+import type { DecisionMeta } from '../session/events.js';
+import type { AnyTool, SharedToolContext } from '../tools/tool.js';
+
+export interface ToolCallInfo {
+  toolName: string;
+  toolUseId: string;
+  input: Record<string, unknown>;
+}
+
+export interface HookPermissionDecision {
+  behavior: 'allow' | 'deny' | 'ask';
+  reason?: string;
+  /** Which hook decided, for the result's metadata. */
+  source: string;
+}
+
+export interface PreToolUseResult {
+  decision?: HookPermissionDecision;
+  updatedInput?: Record<string, unknown>;
+  additionalContext?: string[];
+  /** A hook answered `continue: false`: the turn stops after this batch. */
+  stop?: { reason: string };
+}
+
+export interface PostToolUseResult {
+  additionalContext?: string[];
+  /** Replaces what the model sees for this call. */
+  updatedOutput?: unknown;
+  /** `decision: "block"` on PostToolUse: the reason is fed to the model alongside the result. */
+  blockReason?: string;
+  stop?: { reason: string };
+}
+
+export interface ToolHooks {
+  preToolUse(call: ToolCallInfo, signal: AbortSignal): Promise<PreToolUseResult>;
+  postToolUse(call: ToolCallInfo & { response: unknown; durationMs: number }, signal: AbortSignal): Promise<PostToolUseResult>;
+  postToolUseFailure(
+    call: ToolCallInfo & { error: string; isInterrupt: boolean; durationMs: number },
+    signal: AbortSignal,
+  ): Promise<PostToolUseResult>;
+}
+
+export type PermissionVerdict =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; meta: DecisionMeta }
+  | {
+      behavior: 'deny';
+      message: string;
+      /** The host asked to end the turn along with the deny. */
+      interrupt?: boolean;
+      meta: DecisionMeta;
+      /** Announce as system/permission_denied (an automatic deny, not a host's or a hook's answer). */
+      announce?: { reasonType: string; reason: string };
+    };
+
+export interface PermissionRequestInfo {
+  tool: AnyTool;
+  /** Input after schema validation and hook rewrites. */
+  input: Record<string, unknown>;
+  toolUseId: string;
+  hook: HookPermissionDecision | undefined;
+  shared: SharedToolContext;
+}
+
+export interface PermissionGate {
+  check(req: PermissionRequestInfo, signal: AbortSignal): Promise<PermissionVerdict>;
+}
+
+export const passThroughHooks: ToolHooks = {
+  preToolUse: async () => ({}),
+  postToolUse: async () => ({}),
+  postToolUseFailure: async () => ({}),
+};
+
+/** Allows everything except what a hook denied. Only for sessions built without a permission layer (tests). */
+export const passThroughPermissions: PermissionGate = {
+  check: async (req) =>
+    req.hook?.behavior === 'deny'
+      ? {
+          behavior: 'deny',
+          message: req.hook.reason ?? 'Denied by a PreToolUse hook.',
+          meta: { decision: 'reject', source: 'hook', decidedBy: `hook:${req.hook.source}` },
+        }
+      : { behavior: 'allow', meta: { decision: 'accept', source: 'config', reasonType: 'other', decidedBy: 'none' } },
+};

@@ -1,0 +1,90 @@
+// Per-call progress shaping: output is coalesced and flushed at most every `intervalMs` (so a chatty command
+// cannot flood stdout), each frame carries at most `maxChars` of new output (the rest is counted as dropped),
+// and a heartbeat goes out after `heartbeatMs` without any frame.
+import type { ProgressInfo } from '../session/events.js';
+import type { ToolProgressUpdate } from '../tools/tool.js';
+
+export interface ProgressOptions {
+  intervalMs: number;
+  maxChars: number;
+  heartbeatMs: number;
+}
+
+export const DEFAULT_PROGRESS: ProgressOptions = { intervalMs: 250, maxChars: 8192, heartbeatMs: 5000 };
+
+export class ProgressShaper {
+  private buffered = '';
+  private dropped = 0;
+  private totalBytes = 0;
+  private lastEmit: number;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly opts: ProgressOptions,
+    private readonly now: () => number,
+    private readonly send: (p: ProgressInfo) => void,
+  ) {
+    this.lastEmit = now();
+    if (opts.heartbeatMs > 0) {
+      this.heartbeatTimer = setInterval(() => {
+        if (this.now() - this.lastEmit >= this.opts.heartbeatMs) this.emit({ kind: 'heartbeat', totalBytes: this.totalBytes });
+      }, opts.heartbeatMs);
+      this.heartbeatTimer.unref?.();
+    }
+  }
+
+  update(u: ToolProgressUpdate): void {
+    if (this.stopped) return;
+    if (u.kind === 'heartbeat') {
+      this.emit({ kind: 'heartbeat', totalBytes: this.totalBytes });
+      return;
+    }
+    const out = u.output ?? '';
+    this.totalBytes = u.totalBytes ?? this.totalBytes + Buffer.byteLength(out);
+    const room = this.opts.maxChars - this.buffered.length;
+    if (out.length <= room) this.buffered += out;
+    else {
+      // Keep the newest output: it is what a person watching wants to see.
+      const merged = this.buffered + out;
+      this.dropped += merged.length - this.opts.maxChars;
+      this.buffered = merged.slice(merged.length - this.opts.maxChars);
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushTimer) return;
+    const wait = Math.max(0, this.opts.intervalMs - (this.now() - this.lastEmit));
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, wait);
+    this.flushTimer.unref?.();
+  }
+
+  private flush(): void {
+    if (this.stopped || (this.buffered.length === 0 && this.dropped === 0)) return;
+    const p: ProgressInfo = { kind: 'output', output: this.buffered, totalBytes: this.totalBytes };
+    if (this.dropped > 0) p.droppedBytes = this.dropped;
+    this.buffered = '';
+    this.dropped = 0;
+    this.emit(p);
+  }
+
+  private emit(p: ProgressInfo): void {
+    this.lastEmit = this.now();
+    this.send(p);
+  }
+
+  /** Flushes pending output (so it precedes the result) and stops all timers. */
+  stop(): void {
+    if (this.stopped) return;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.flush();
+    this.stopped = true;
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+  }
+}

@@ -1,0 +1,160 @@
+// The fixed pipeline for one call that passed schema validation:
+// validateInput → PreToolUse hooks → permission → call (with progress and abort) → result mapping →
+// PostToolUse (or PostToolUseFailure) hooks. A tool cannot skip a step; every error becomes a result.
+import type { ToolResultBlock, ToolResultContent, ToolUseBlock } from '../model/types.js';
+import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../session/events.js';
+import type { AnyTool, ContextModifier, ToolProgressUpdate } from '../tools/tool.js';
+import type { ExecutorDeps } from './executor.js';
+import * as msg from './messages.js';
+
+export interface PipelineOutput {
+  block: ToolResultBlock;
+  data: unknown;
+  outcome: ToolOutcomeKind;
+  additionalContext: string[];
+  decision?: DecisionMeta;
+  denial?: PermissionDenialInfo;
+  interruptTurn?: boolean;
+  stopReason?: string;
+  contextModifier?: ContextModifier;
+  nonExecutionKind?: string;
+}
+
+export interface PipelineInput {
+  tool: AnyTool;
+  block: ToolUseBlock;
+  parsed: unknown;
+  deps: ExecutorDeps;
+  signal: AbortSignal;
+  onProgress: (u: ToolProgressUpdate) => void;
+}
+
+function errorOutput(block: ToolUseBlock, text: string, extra: Partial<PipelineOutput> = {}): PipelineOutput {
+  return {
+    block: { type: 'tool_result', tool_use_id: block.id, content: msg.toolUseError(text), is_error: true },
+    data: text.startsWith('Error') || text.startsWith('InputValidationError') ? text : `Error: ${text}`,
+    outcome: 'error',
+    additionalContext: [],
+    ...extra,
+  };
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function reparse(tool: AnyTool, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
+  const r = tool.inputSchema.safeParse(input);
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: msg.inputValidationError(tool.name, r.error.issues) };
+}
+
+function asRecord(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
+  const { tool, block, deps, signal } = p;
+  const shared = deps.getShared();
+  let input: unknown = p.parsed;
+
+  // 1. The tool's own checks (file exists, read-before-write, …).
+  try {
+    const v = await tool.validateInput?.(input, { shared, env: deps.env });
+    if (v && !v.ok) return errorOutput(block, v.message);
+  } catch (e) {
+    return errorOutput(block, `Error: ${describe(e)}`);
+  }
+
+  // 2. PreToolUse hooks: awaited before anything else, never raced with the tool.
+  const pre = await deps.hooks.preToolUse({ toolName: tool.name, toolUseId: block.id, input: asRecord(input) }, signal);
+  const additionalContext = [...(pre.additionalContext ?? [])];
+  if (pre.updatedInput) {
+    const r = reparse(tool, pre.updatedInput);
+    if (!r.ok) return errorOutput(block, r.error, { additionalContext });
+    input = r.value;
+  }
+
+  // 3. Permission: mode, rules, hook decision, host.
+  const verdict = await deps.permissions.check(
+    { tool, input: asRecord(input), toolUseId: block.id, hook: pre.decision, shared },
+    signal,
+  );
+  if (verdict.behavior === 'deny') {
+    if (verdict.announce) {
+      deps.emit({
+        type: 'permission_denied',
+        toolName: tool.name,
+        toolUseId: block.id,
+        message: verdict.message,
+        reasonType: verdict.announce.reasonType,
+        reason: verdict.announce.reason,
+      });
+    }
+    return {
+      block: { type: 'tool_result', tool_use_id: block.id, content: verdict.message, is_error: true },
+      data: `Error: ${verdict.message}`,
+      outcome: 'denied',
+      additionalContext,
+      decision: verdict.meta,
+      denial: { toolName: tool.name, toolUseId: block.id, input: asRecord(input) },
+      nonExecutionKind: 'permission-rule',
+      ...(verdict.interrupt ? { interruptTurn: true } : {}),
+      ...(pre.stop ? { stopReason: pre.stop.reason } : {}),
+    };
+  }
+  if (verdict.updatedInput) {
+    const r = reparse(tool, verdict.updatedInput);
+    if (!r.ok) return errorOutput(block, r.error, { additionalContext, decision: verdict.meta });
+    input = r.value;
+  }
+
+  // 4. Run it.
+  const started = deps.now();
+  const info = { toolName: tool.name, toolUseId: block.id, input: asRecord(input) };
+  let outcome;
+  try {
+    outcome = await tool.call(input, {
+      toolUseId: block.id,
+      shared,
+      env: deps.env,
+      signal,
+      progress: p.onProgress,
+    });
+  } catch (e) {
+    if (signal.aborted) throw e;
+    const text = `Error: ${describe(e)}`;
+    const post = await deps.hooks.postToolUseFailure({ ...info, error: text, isInterrupt: false, durationMs: deps.now() - started }, signal);
+    return errorOutput(block, text, {
+      additionalContext: [...additionalContext, ...(post.additionalContext ?? [])],
+      decision: verdict.meta,
+      ...(pre.stop || post.stop ? { stopReason: (pre.stop ?? post.stop)?.reason } : {}),
+    });
+  }
+
+  // 5. Result mapping and 6. PostToolUse hooks.
+  const durationMs = deps.now() - started;
+  let content: ToolResultContent = outcome.content;
+  const post = outcome.isError
+    ? await deps.hooks.postToolUseFailure({ ...info, error: typeof content === 'string' ? content : 'tool error', isInterrupt: false, durationMs }, signal)
+    : await deps.hooks.postToolUse({ ...info, response: outcome.data, durationMs }, signal);
+  if (post.updatedOutput !== undefined) {
+    content = typeof post.updatedOutput === 'string' ? post.updatedOutput : JSON.stringify(post.updatedOutput);
+  }
+  if (post.blockReason) additionalContext.push(post.blockReason);
+  additionalContext.push(...(post.additionalContext ?? []));
+  const stop = pre.stop ?? post.stop;
+  return {
+    block: {
+      type: 'tool_result',
+      tool_use_id: block.id,
+      content,
+      ...(outcome.isError ? { is_error: true } : {}),
+    },
+    data: outcome.data,
+    outcome: outcome.isError ? 'error' : 'success',
+    additionalContext,
+    decision: verdict.meta,
+    ...(outcome.contextModifier ? { contextModifier: outcome.contextModifier } : {}),
+    ...(stop ? { stopReason: stop.reason } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+// Session configuration and the ports the session is built from (implemented by model/, tools/, executor/,
+// permissions/, hooks/, store/ and, for the sink, control/).
+import type { Logger } from '../log/logger.js';
+import type { ApiMessage, ModelClient, UserBlock } from '../model/types.js';
+import type { PermissionGate, ToolHooks } from '../executor/pipeline.js';
+import type { ProgressOptions } from '../executor/progress.js';
+import type { PermissionModeName } from '../permissions/modes.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
+import type { EventSink, SessionEvent } from './events.js';
+import type { RetryPolicy } from './retry.js';
+import type { SystemPromptSpec } from './system-prompt.js';
+
+export interface SessionSettings {
+  model: string;
+  fallbackModel: string | undefined;
+  permissionMode: PermissionModeName;
+  /** null: provider default (no thinking parameter); 0: disabled; N: a budget of N tokens. */
+  maxThinkingTokens: number | null;
+  /** `--thinking adaptive|disabled`, when given and no budget is set. */
+  thinking: 'adaptive' | 'disabled' | undefined;
+  maxTurns: number | undefined;
+  maxBudgetUsd: number | undefined;
+  maxOutputTokens: number | undefined;
+  systemPrompt: SystemPromptSpec;
+  /** `--json-schema`: the turn's answer must be JSON matching this schema (see structured-output.ts). */
+  jsonSchema: Record<string, unknown> | undefined;
+}
+
+export interface SessionOptions {
+  sessionId: string;
+  cwd: string;
+  additionalDirectories: string[];
+  emitStreamEvents: boolean;
+  replayUserMessages: boolean;
+  betas: string[];
+  /** Messages to start from (resume/fork). */
+  history: ApiMessage[];
+}
+
+export interface QueuedInput {
+  uuid: string;
+  content: string | UserBlock[];
+  /** false: append to the conversation without starting a turn. */
+  shouldQuery: boolean;
+  isSynthetic: boolean;
+}
+
+/** Hooks that shape a whole turn rather than a tool call (UserPromptSubmit, Stop). */
+export interface TurnHooks {
+  userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext: string[]; stop?: string }>;
+  stop(input: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<{ continueWith?: string }>;
+}
+
+export const noTurnHooks: TurnHooks = {
+  userPromptSubmit: async () => ({ additionalContext: [] }),
+  stop: async () => ({}),
+};
+
+/** Write-ahead transcript: `record` appends before the event is emitted; `flush` makes it durable. */
+export interface TranscriptRecorder {
+  record(ev: RecordedEvent): void;
+  flush(): Promise<void>;
+}
+
+export type RecordedEvent =
+  | Extract<SessionEvent, { type: 'assistant_block' | 'tool_result' | 'user_text' }>
+  | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean };
+
+export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
+
+export interface SessionDeps {
+  model: ModelClient;
+  sink: EventSink;
+  tools: ToolRegistry;
+  hooks: ToolHooks;
+  turnHooks: TurnHooks;
+  permissions: PermissionGate;
+  toolEnv: ToolEnvironment;
+  recorder: TranscriptRecorder;
+  logger: Logger;
+  now: () => number;
+  newUuid: () => string;
+  random: () => number;
+  retry: RetryPolicy;
+  maxToolConcurrency: number;
+  progress: ProgressOptions;
+  /** Shared tool context (cwd may be changed by tools). */
+  initialShared: SharedToolContext;
+}

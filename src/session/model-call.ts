@@ -1,0 +1,221 @@
+// One model round trip: open the stream (retrying what can be retried), turn events into blocks, hand each
+// completed tool_use to a fresh executor while the stream is still going, and wait for every call's result.
+// A stream that breaks mid-message is retried with a new executor; the broken attempt's executor is discarded.
+import { StreamingToolExecutor, type CallRecord } from '../executor/executor.js';
+import type { AssistantBlock, ModelRequest, RawStreamEvent, Usage } from '../model/types.js';
+import type { SharedToolContext } from '../tools/tool.js';
+import { ModelApiError } from '../model/types.js';
+import { childController, sleep } from '../util/abort.js';
+import { MessageAccumulator } from './accumulator.js';
+import type { SessionDeps } from './config.js';
+import type { SessionEvent, TurnUsage } from './events.js';
+import { retryDelayMs } from './retry.js';
+import type { UsageLedger } from './usage.js';
+
+export type RoundOutcome =
+  | {
+      kind: 'complete';
+      blocks: AssistantBlock[];
+      records: CallRecord[];
+      stopReason: string | null;
+      model: string;
+    }
+  | {
+      kind: 'aborted';
+      /** What to keep of the cut message (complete blocks and partial text). */
+      blocks: AssistantBlock[];
+      records: CallRecord[];
+      streaming: boolean;
+    }
+  | { kind: 'failed'; error: ModelApiError; blocks: AssistantBlock[]; records: CallRecord[] };
+
+export interface RoundContext {
+  deps: SessionDeps;
+  emit: (ev: SessionEvent) => void | Promise<void>;
+  turnSignal: AbortSignal;
+  ledger: UsageLedger;
+  turnUsage: TurnUsage;
+  addApiMs: (ms: number) => void;
+  buildRequest: (model: string) => ModelRequest;
+  model: string;
+  fallbackModel: string | undefined;
+  emitStreamEvents: boolean;
+  /** The session's shared tool context; tools' context modifiers replace `current`. */
+  shared: { current: SharedToolContext };
+}
+
+function toModelError(err: unknown): ModelApiError {
+  if (err instanceof ModelApiError) return err;
+  if (err instanceof Error) return new ModelApiError('connection', err.message, { cause: err });
+  return new ModelApiError('connection', String(err));
+}
+
+/** Output tokens for a cut stream: what was streamed, estimated at 4 characters a token. */
+function estimateOutput(blocks: AssistantBlock[]): number {
+  let chars = 0;
+  for (const b of blocks) {
+    if (b.type === 'text') chars += b.text.length;
+    else if (b.type === 'thinking') chars += b.thinking.length;
+    else if (b.type === 'tool_use') chars += JSON.stringify(b.input).length;
+  }
+  return Math.ceil(chars / 4);
+}
+
+export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
+  const { deps, turnSignal } = rc;
+  const policy = deps.retry;
+  let model = rc.model;
+  let overloads = 0;
+  let supersedes: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    const attemptCtl = childController(turnSignal);
+    const executor = new StreamingToolExecutor(
+      {
+        tools: deps.tools,
+        hooks: deps.hooks,
+        permissions: deps.permissions,
+        maxConcurrency: deps.maxToolConcurrency,
+        env: deps.toolEnv,
+        getShared: () => rc.shared.current,
+        setShared: (c) => {
+          rc.shared.current = c;
+        },
+        emit: (ev) => void rc.emit(ev),
+        now: deps.now,
+        newUuid: deps.newUuid,
+        logger: deps.logger,
+        progress: deps.progress,
+      },
+      turnSignal,
+    );
+    const acc = new MessageAccumulator();
+    const emittedUuids: string[] = [];
+    const started = deps.now();
+    let firstEventAt: number | undefined;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const arm = (ms: number, what: string): void => {
+      if (watchdog) clearTimeout(watchdog);
+      watchdog = setTimeout(() => attemptCtl.abort(new ModelApiError('stalled', `No ${what} from the model API in ${ms} ms.`)), ms);
+      watchdog.unref?.();
+    };
+    await rc.emit({ type: 'model_request', attempt });
+    let requestId: string | undefined;
+    try {
+      arm(policy.firstEventTimeoutMs, 'response');
+      const stream = await deps.model.open(rc.buildRequest(model), attemptCtl.signal);
+      requestId = stream.requestId;
+      for await (const ev of stream.events) {
+        arm(firstEventAt === undefined ? policy.firstEventTimeoutMs : policy.idleTimeoutMs, 'stream event');
+        if (firstEventAt === undefined) firstEventAt = deps.now();
+        const done = acc.push(ev);
+        if (done) {
+          const uuid = deps.newUuid();
+          emittedUuids.push(uuid);
+          // The completed block is reported before its content_block_stop stream event (Claude Code's order).
+          await rc.emit({
+            type: 'assistant_block',
+            uuid,
+            meta: { id: acc.id ?? 'msg_unknown', model: acc.model ?? model, usage: acc.usage, requestId },
+            block: done.block,
+            ...(supersedes.length && emittedUuids.length === 1 ? { supersedes } : {}),
+          });
+          if (done.block.type === 'tool_use') executor.add(done.block, done.parseError);
+        }
+        if (rc.emitStreamEvents) await emitStream(rc, ev, acc, started, firstEventAt);
+      }
+      if (!acc.stopped) throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop.');
+      if (watchdog) clearTimeout(watchdog);
+      rc.addApiMs(deps.now() - started);
+      rc.ledger.record(acc.model ?? model, acc.usage, rc.turnUsage);
+      executor.release();
+      const records = await executor.settle();
+      return { kind: 'complete', blocks: acc.completedBlocks(), records, stopReason: acc.stopReason, model: acc.model ?? model };
+    } catch (err) {
+      if (watchdog) clearTimeout(watchdog);
+      rc.addApiMs(deps.now() - started);
+      if (turnSignal.aborted) {
+        // User interrupt (or shutdown): keep what is real, close the cut message for stream consumers.
+        const kept = acc.keptOnAbort();
+        if (acc.started) {
+          rc.ledger.record(acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, estimateOutput(kept.blocks)) }, rc.turnUsage);
+        }
+        if (kept.partialText) {
+          await rc.emit({
+            type: 'assistant_block',
+            uuid: deps.newUuid(),
+            meta: { id: acc.id ?? 'msg_unknown', model: acc.model ?? model, usage: acc.usage, requestId },
+            block: kept.partialText.block,
+            aborted: true,
+          });
+        }
+        if (rc.emitStreamEvents && acc.started && !acc.stopped) await closeStream(rc, acc);
+        executor.release();
+        const records = await executor.settle();
+        return { kind: 'aborted', blocks: kept.blocks, records, streaming: !acc.stopped };
+      }
+      const error = toModelError(err);
+      executor.discard();
+      await executor.settle();
+      if (acc.started) rc.ledger.record(acc.model ?? model, acc.usage, rc.turnUsage);
+      if (error.kind === 'overloaded') overloads++;
+      else overloads = 0;
+      if (!error.retryable || attempt >= policy.maxAttempts) {
+        return { kind: 'failed', error, blocks: [], records: [] };
+      }
+      const delayMs = retryDelayMs(policy, attempt, error, deps.random);
+      deps.logger.warn({ attempt, status: error.status, kind: error.kind, delay_ms: delayMs, err: error.message }, 'model call failed; retrying');
+      await rc.emit({
+        type: 'api_retry',
+        attempt,
+        maxRetries: policy.maxAttempts - 1,
+        delayMs,
+        status: error.status,
+        error: retryErrorName(error),
+      });
+      supersedes = emittedUuids.length ? emittedUuids : supersedes;
+      if (rc.fallbackModel && model !== rc.fallbackModel && overloads >= policy.fallbackAfterOverloads) {
+        deps.logger.warn({ from: model, to: rc.fallbackModel }, 'repeated overload; switching to the fallback model');
+        model = rc.fallbackModel;
+      }
+      try {
+        await sleep(delayMs, turnSignal);
+      } catch {
+        return { kind: 'aborted', blocks: [], records: [], streaming: true };
+      }
+    }
+  }
+}
+
+function retryErrorName(e: ModelApiError): string {
+  switch (e.kind) {
+    case 'overloaded':
+      return 'overloaded';
+    case 'rate_limit':
+      return 'rate_limit';
+    case 'server_error':
+      return 'server_error';
+    default:
+      return 'unknown';
+  }
+}
+
+async function emitStream(rc: RoundContext, ev: RawStreamEvent, acc: MessageAccumulator, started: number, firstAt: number | undefined): Promise<void> {
+  if (ev.type === 'ping') return;
+  const messageId = acc.id ?? 'msg_unknown';
+  if (ev.type === 'message_start' && firstAt !== undefined) {
+    await rc.emit({ type: 'stream', event: ev, messageId, ttftMs: firstAt - started });
+    return;
+  }
+  await rc.emit({ type: 'stream', event: ev, messageId });
+}
+
+async function closeStream(rc: RoundContext, acc: MessageAccumulator): Promise<void> {
+  const messageId = acc.id ?? 'msg_unknown';
+  for (const index of acc.openBlockIndexes()) {
+    await rc.emit({ type: 'stream', event: { type: 'content_block_stop', index }, messageId });
+  }
+  const usage: Partial<Usage> & { output_tokens: number } = { output_tokens: acc.usage.output_tokens };
+  await rc.emit({ type: 'stream', event: { type: 'message_delta', delta: { stop_reason: null, stop_sequence: null }, usage }, messageId });
+  await rc.emit({ type: 'stream', event: { type: 'message_stop' }, messageId });
+}
+

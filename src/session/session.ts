@@ -1,0 +1,185 @@
+// A session: the conversation, its settings, the queue of user messages, and the loop that runs one turn per
+// queued message. Every turn ends with exactly one turn_result event, whatever happens inside it.
+import type { ApiMessage } from '../model/types.js';
+import type { PermissionModeName } from '../permissions/modes.js';
+import { AbortReason } from '../util/abort.js';
+import { AsyncQueue } from '../util/async-queue.js';
+import type { SharedToolContext } from '../tools/tool.js';
+import type { QueuedInput, SessionDeps, SessionOptions, SessionSettings } from './config.js';
+import type { SessionEvent, TurnResult } from './events.js';
+import { Conversation } from './history.js';
+import { runTurn } from './turn.js';
+import { UsageLedger, emptyTurnUsage } from './usage.js';
+
+export interface InterruptReceipt {
+  stillQueued: string[];
+  cancelled: string[];
+  /** Whether a turn was running (and is now ending). */
+  wasRunning: boolean;
+}
+
+export class Session {
+  readonly id: string;
+  readonly conversation: Conversation;
+  readonly ledger = new UsageLedger();
+  readonly shared: { current: SharedToolContext };
+  private readonly queue = new AsyncQueue<QueuedInput>();
+  private current: { controller: AbortController; input: QueuedInput } | undefined;
+  private resultIndex = 0;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    private readonly opts: SessionOptions,
+    readonly settings: SessionSettings,
+  ) {
+    this.id = opts.sessionId;
+    this.conversation = new Conversation(opts.history);
+    this.shared = { current: deps.initialShared };
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  get queuedCount(): number {
+    return this.queue.size;
+  }
+
+  get history(): readonly ApiMessage[] {
+    return this.conversation.messages;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  submit(input: QueuedInput): void {
+    this.queue.push(input);
+  }
+
+  /** No more input will come (stdin EOF): queued turns still run, then `done()` resolves. */
+  endOfInput(): void {
+    this.queue.close();
+  }
+
+  done(): Promise<void> {
+    return this.loop ?? Promise.resolve();
+  }
+
+  /** What an interrupt will do; with cancelQueued the queued messages are dropped now. Does not abort. */
+  interruptReceipt(opts: { cancelQueued: boolean }): InterruptReceipt {
+    const cancelled = opts.cancelQueued ? this.queue.drainAll().map((i) => i.uuid) : [];
+    const stillQueued = this.queue.peekAll().map((i) => i.uuid);
+    return { stillQueued, cancelled, wasRunning: this.current !== undefined };
+  }
+
+  /** Ends the running turn (if any) as interrupted by the user. Idempotent; a no-op when idle. */
+  abortCurrentTurn(): void {
+    const cur = this.current;
+    if (cur && !cur.controller.signal.aborted) cur.controller.abort(new AbortReason('user_interrupted'));
+  }
+
+  interrupt(opts: { cancelQueued: boolean }): InterruptReceipt {
+    const receipt = this.interruptReceipt(opts);
+    this.abortCurrentTurn();
+    return receipt;
+  }
+
+  /** Shutdown: the running turn is aborted hard (every tool stops) and queued input is dropped. */
+  abortAll(reason: AbortReason): void {
+    this.queue.drainAll();
+    this.queue.close();
+    const cur = this.current;
+    if (cur && !cur.controller.signal.aborted) cur.controller.abort(reason);
+  }
+
+  setModel(model: string): void {
+    this.settings.model = model;
+  }
+
+  setMaxThinkingTokens(n: number | null): void {
+    this.settings.maxThinkingTokens = n;
+  }
+
+  setPermissionMode(mode: PermissionModeName): void {
+    this.settings.permissionMode = mode;
+    void this.emit({ type: 'permission_mode_changed', mode });
+  }
+
+  private emit(ev: SessionEvent): void | Promise<void> {
+    // Write-ahead: the transcript has the message before any frame reports it.
+    if (ev.type === 'assistant_block' || ev.type === 'tool_result' || ev.type === 'user_text') this.deps.recorder.record(ev);
+    return this.deps.sink.emit(ev);
+  }
+
+  private async run(): Promise<void> {
+    for await (const input of this.queue) {
+      if (!input.shouldQuery) {
+        this.deps.recorder.record({ type: 'user_prompt', uuid: input.uuid, content: input.content, isSynthetic: input.isSynthetic });
+        this.conversation.appendUser(input.content);
+        continue;
+      }
+      const controller = new AbortController();
+      this.current = { controller, input };
+      let result: TurnResult;
+      await this.emit({ type: 'state', state: 'running' });
+      try {
+        result = await runTurn(
+          {
+            deps: this.deps,
+            settings: this.settings,
+            conversation: this.conversation,
+            ledger: this.ledger,
+            shared: this.shared,
+            sessionId: this.id,
+            emitStreamEvents: this.opts.emitStreamEvents,
+            replayUserMessages: this.opts.replayUserMessages,
+            betas: this.opts.betas,
+            resultIndex: this.resultIndex,
+            queuedCount: () => this.queue.size,
+            emit: (ev) => this.emit(ev),
+          },
+          input,
+          controller.signal,
+        );
+      } catch (err) {
+        // A bug, not a model or tool error (those become results inside runTurn). The turn still ends.
+        this.deps.logger.error({ err }, 'turn crashed');
+        result = this.internalErrorResult(input, err);
+      }
+      this.resultIndex++;
+      this.current = undefined;
+      try {
+        await this.deps.recorder.flush();
+      } catch (err) {
+        this.deps.logger.error({ err }, 'transcript flush failed');
+      }
+      await this.emit({ type: 'turn_result', result });
+      await this.emit({ type: 'state', state: 'idle' });
+    }
+  }
+
+  private internalErrorResult(input: QueuedInput, err: unknown): TurnResult {
+    const message = `Internal error: ${err instanceof Error ? err.message : String(err)}`;
+    return {
+      kind: 'error_during_execution',
+      isError: true,
+      resultText: '',
+      errors: [message],
+      stopReason: null,
+      terminalReason: 'turn_setup_failed',
+      durationMs: 0,
+      durationApiMs: 0,
+      numTurns: 0,
+      usage: emptyTurnUsage(),
+      modelUsage: this.ledger.modelUsage(),
+      totalCostUsd: this.ledger.totalCostUsd,
+      permissionDenials: [],
+      error: { category: 'internal', retryable: false, status: null, message },
+      userMessageUuids: [input.uuid],
+      resultIndex: this.resultIndex,
+      queuedTurnCount: this.queue.size,
+    };
+  }
+}

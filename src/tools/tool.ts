@@ -1,0 +1,97 @@
+// The Tool contract. A tool validates and executes; it never decides whether it may run (the executor's
+// fixed pipeline does: schema → validateInput → PreToolUse hooks → permission → call → PostToolUse hooks).
+import type * as z from 'zod/mini';
+import type { Logger } from '../log/logger.js';
+import type { ToolResultContent } from '../model/types.js';
+import type { FileStateCache } from './file-state.js';
+
+/** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
+export interface SharedToolContext {
+  readonly cwd: string;
+  readonly additionalDirectories: readonly string[];
+}
+
+export type ContextModifier = (ctx: SharedToolContext) => SharedToolContext;
+
+export interface ToolProgressUpdate {
+  kind: 'output' | 'heartbeat';
+  /** New output since the previous update (the executor rate-limits and caps what reaches the wire). */
+  output?: string;
+  totalBytes?: number;
+}
+
+export interface ToolEnvironment {
+  /** Environment for child processes: agentd's credentials removed unless configured otherwise. */
+  readonly childEnv: Readonly<Record<string, string>>;
+  /** Session-scoped record of which files were read when (read-before-write checks). */
+  readonly fileState: FileStateCache;
+  /** Where large outputs are spilled (created on demand). */
+  readonly spillDir: string;
+  readonly logger: Logger;
+  /** Registers a child process group so shutdown can kill it; returns the unregister function. */
+  trackProcessGroup(pid: number): () => void;
+  /** Background shells (Bash run_in_background) live here for the life of the session. */
+  readonly background: BackgroundRegistry;
+}
+
+export interface ToolCallContext {
+  readonly toolUseId: string;
+  readonly shared: SharedToolContext;
+  readonly env: ToolEnvironment;
+  /** Aborted when the call must stop (interrupt for `cancel` tools, sibling failure, discarded attempt). */
+  readonly signal: AbortSignal;
+  progress(update: ToolProgressUpdate): void;
+}
+
+export interface ToolOutcome<O = unknown> {
+  /** Structured output (tool_use_result on the wire, tool_response for PostToolUse hooks). */
+  data: O;
+  /** What the model sees. */
+  content: ToolResultContent;
+  isError?: boolean;
+  contextModifier?: ContextModifier;
+}
+
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+/** What the permission layer needs to know about a call, declared by the tool. */
+export type PermissionSubject =
+  | { kind: 'read'; path: string }
+  | { kind: 'write'; path: string }
+  | { kind: 'command'; command: string }
+  | { kind: 'fetch'; url: string }
+  | { kind: 'none' };
+
+export interface Tool<I = unknown, O = unknown> {
+  readonly name: string;
+  /** Text for the model. */
+  readonly description: string;
+  readonly inputSchema: z.ZodMiniType<I>;
+  /** JSON Schema sent to the API (generated from inputSchema unless the tool provides its own). */
+  readonly inputJsonSchema?: Record<string, unknown>;
+  /** Safe to run alongside other safe calls. Throwing counts as "not safe". */
+  isConcurrencySafe(input: I): boolean;
+  isReadOnly(input: I): boolean;
+  /** What a user interrupt does to a running call: stop it, or let it finish. */
+  readonly interruptBehavior: 'cancel' | 'block';
+  /** When an exclusive call of this tool fails, the calls queued behind it are cancelled (Bash). */
+  readonly cancelsSiblingsOnError?: boolean;
+  validateInput?(input: I, ctx: { shared: SharedToolContext; env: ToolEnvironment }): Promise<ValidationResult> | ValidationResult;
+  call(input: I, ctx: ToolCallContext): Promise<ToolOutcome<O>>;
+  permissionSubject?(input: I, shared: SharedToolContext): PermissionSubject;
+}
+
+/** A tool whose input type is erased, for registries and the executor. */
+export type AnyTool = Tool<any, unknown>;
+
+export interface BackgroundShellInfo {
+  id: string;
+  command: string;
+  status: 'running' | 'completed' | 'killed' | 'failed';
+  exitCode: number | null;
+}
+
+export interface BackgroundRegistry {
+  list(): BackgroundShellInfo[];
+  killAll(): Promise<void>;
+}

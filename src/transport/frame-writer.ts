@@ -1,0 +1,130 @@
+// The one writer of stdout. Frames are stringified once, U+2028/U+2029 escaped, capped in size, batched per
+// event-loop turn into a single write, and written in call order. A caller that must respect backpressure
+// awaits the promise `write` returns when the buffer is over its high-water mark.
+import type { Writable } from 'node:stream';
+import { shrinkToFit } from './shrink.js';
+
+export interface FrameWriterOptions {
+  /** Largest outbound line in bytes, newline excluded (default 1 MiB: the Python SDK's read limit). */
+  maxLineBytes: number;
+  /** Buffered bytes above which `write` returns a promise that resolves once drained. */
+  highWaterMark: number;
+  onOversize?: (info: { originalBytes: number; finalBytes: number; type: string }) => void;
+  onClosed?: (err: Error | undefined) => void;
+}
+
+const LS_PS = /[\u2028\u2029]/g;
+
+export function serializeFrame(frame: unknown): string {
+  const s = JSON.stringify(frame);
+  // JSON allows raw U+2028/U+2029, JavaScript source before ES2019 does not; hosts that eval lines break.
+  return LS_PS.test(s) ? s.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : s;
+}
+
+export class FrameWriter {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private scheduled = false;
+  private needDrain = false;
+  private closed = false;
+  private waiters: Array<() => void> = [];
+  private readonly flushNow = (): void => this.flush();
+
+  constructor(
+    private readonly out: Writable,
+    private readonly opts: FrameWriterOptions,
+  ) {
+    out.on('drain', () => {
+      this.needDrain = false;
+      this.flush();
+    });
+    out.on('error', (err: Error) => this.markClosed(err));
+    out.on('close', () => this.markClosed(undefined));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Queues one frame. Returns a promise only when the caller should wait for the host to read. */
+  write(frame: unknown): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    let line = serializeFrame(frame);
+    // Cheap upper bound first: UTF-8 needs at most 3 bytes per UTF-16 unit.
+    if (line.length * 3 > this.opts.maxLineBytes) {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > this.opts.maxLineBytes) line = this.shrink(frame, bytes);
+    }
+    this.pending.push(line, '\n');
+    this.pendingBytes += line.length + 1;
+    if (!this.scheduled && !this.needDrain) {
+      this.scheduled = true;
+      setImmediate(this.flushNow);
+    }
+    if (this.pendingBytes + this.out.writableLength > this.opts.highWaterMark) {
+      return new Promise((resolve) => this.waiters.push(resolve));
+    }
+    return undefined;
+  }
+
+  /** Resolves when every queued frame has been handed to the stream (or the stream is gone). */
+  async drain(): Promise<void> {
+    this.flush();
+    while (!this.closed && (this.needDrain || this.pending.length > 0)) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      this.flush();
+    }
+    if (this.closed || this.out.writableLength === 0) return;
+    // An empty write's callback runs once everything written before it has been flushed to the OS.
+    await new Promise<void>((resolve) => this.out.write('', () => resolve()));
+  }
+
+  private shrink(frame: unknown, bytes: number): string {
+    const shrunk = serializeFrame(shrinkToFit(frame, this.opts.maxLineBytes));
+    const type =
+      typeof frame === 'object' && frame !== null && typeof (frame as { type?: unknown }).type === 'string'
+        ? String((frame as { type: string }).type)
+        : 'unknown';
+    this.opts.onOversize?.({ originalBytes: bytes, finalBytes: Buffer.byteLength(shrunk), type });
+    return shrunk;
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    if (this.closed) {
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.release();
+      return;
+    }
+    if (this.needDrain || this.pending.length === 0) {
+      if (!this.needDrain) this.release();
+      return;
+    }
+    const chunk = this.pending.length === 2 ? (this.pending[0] as string) + '\n' : this.pending.join('');
+    this.pending = [];
+    this.pendingBytes = 0;
+    const ok = this.out.write(chunk);
+    if (!ok) this.needDrain = true;
+    else this.release();
+  }
+
+  private release(): void {
+    if (this.waiters.length === 0) return;
+    if (!this.closed && this.pendingBytes + this.out.writableLength > this.opts.highWaterMark) return;
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+  }
+
+  private markClosed(err: Error | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = [];
+    this.pendingBytes = 0;
+    const ws = this.waiters;
+    this.waiters = [];
+    for (const w of ws) w();
+    this.opts.onClosed?.(err);
+  }
+}

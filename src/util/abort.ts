@@ -1,0 +1,60 @@
+// Abort-signal helpers. Reasons are typed objects so a listener can tell a user interrupt from a sibling
+// failure or a discarded streaming attempt without string matching.
+
+export type AbortReasonKind =
+  | 'user_interrupted'
+  | 'sibling_error'
+  | 'streaming_fallback'
+  | 'shutdown'
+  | 'host_gone'
+  | 'timeout';
+
+export class AbortReason extends Error {
+  constructor(
+    readonly kind: AbortReasonKind,
+    message?: string,
+    readonly detail?: Record<string, unknown>,
+  ) {
+    super(message ?? kind);
+    this.name = 'AbortReason';
+  }
+}
+
+export function reasonOf(signal: AbortSignal): AbortReason {
+  const r: unknown = signal.reason;
+  if (r instanceof AbortReason) return r;
+  return new AbortReason('user_interrupted', r instanceof Error ? r.message : undefined);
+}
+
+/** A child controller aborted when the parent aborts (with the parent's reason), or on its own. */
+export function childController(parent: AbortSignal | undefined): AbortController {
+  const c = new AbortController();
+  if (!parent) return c;
+  if (parent.aborted) {
+    c.abort(parent.reason);
+    return c;
+  }
+  const onAbort = (): void => c.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  c.signal.addEventListener('abort', () => parent.removeEventListener('abort', onAbort), { once: true });
+  return c;
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when aborted first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
