@@ -1,0 +1,113 @@
+// A loopback HTTP server speaking the Anthropic Messages SSE protocol, driven by the same scenario engine as the
+// in-process scripted model. The real @anthropic-ai/sdk path is tested against it; no test touches the network.
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ScenarioEngine } from '../../src/model/scripted/engine.js';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
+import type { ModelRequest } from '../../src/model/types.js';
+
+export interface RecordedRequest {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: ModelRequest;
+  /** How the exchange ended: completed, client_closed (the client hung up first), error, disconnected. */
+  outcome?: 'completed' | 'client_closed' | 'error_response' | 'stream_error' | 'disconnected' | 'stalled';
+}
+
+export interface LoopbackServer {
+  url: string;
+  requests: RecordedRequest[];
+  engine: ScenarioEngine;
+  close(): Promise<void>;
+}
+
+function sse(res: ServerResponse, event: string, data: unknown): void {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startLoopbackServer(scenario: Scenario, vars: Record<string, string> = {}): Promise<LoopbackServer> {
+  const engine = new ScenarioEngine(scenario, vars);
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  let n = 0;
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.method === 'HEAD' || req.method === 'GET') {
+      res.writeHead(200).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest;
+    const rec: RecordedRequest = { path: req.url ?? '', headers: req.headers, body };
+    requests.push(rec);
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        closed = true;
+        rec.outcome ??= 'client_closed';
+      }
+    });
+    const plan = engine.plan(body);
+    const requestId = `req_loopback_${++n}`;
+    if (plan.kind === 'stall') {
+      rec.outcome = 'stalled';
+      return; // never answer; the client's watchdog must give up
+    }
+    if (plan.kind === 'error') {
+      if (plan.delayMs) await sleep(plan.delayMs);
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': requestId };
+      if (plan.retryAfterSec !== undefined) headers['retry-after'] = String(plan.retryAfterSec);
+      res.writeHead(plan.status, headers);
+      res.end(JSON.stringify({ type: 'error', error: { type: plan.type, message: plan.message }, request_id: requestId }));
+      rec.outcome = 'error_response';
+      return;
+    }
+    if (plan.firstTokenMs) await sleep(plan.firstTokenMs);
+    if (closed) return;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId });
+    for (const { delayMs, event } of plan.events) {
+      if (delayMs) await sleep(delayMs);
+      if (closed) return;
+      sse(res, event.type, event);
+    }
+    if (plan.end.kind === 'error') {
+      sse(res, 'error', { type: 'error', error: { type: plan.end.type, message: plan.end.message } });
+      rec.outcome = 'stream_error';
+      res.end();
+      return;
+    }
+    if (plan.end.kind === 'disconnect') {
+      rec.outcome = 'disconnected';
+      res.socket?.destroy();
+      return;
+    }
+    rec.outcome = 'completed';
+    res.end();
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    engine,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
