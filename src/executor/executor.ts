@@ -49,7 +49,8 @@ export interface CallRecord {
   stopReason?: string;
 }
 
-type CallState = 'queued' | 'running' | 'completed';
+/** `analyzing`: waiting for an async concurrency-safety answer; it blocks the queue scan like `queued`. */
+type CallState = 'analyzing' | 'queued' | 'running' | 'completed';
 
 interface Call {
   index: number;
@@ -108,14 +109,7 @@ export class StreamingToolExecutor {
     else {
       const r = tool.inputSchema.safeParse(block.input);
       if (!r.success) call.immediateError = msg.inputValidationError(block.name, r.error.issues);
-      else {
-        call.parsed = r.data;
-        try {
-          call.safe = tool.isConcurrencySafe(r.data) === true;
-        } catch {
-          call.safe = false;
-        }
-      }
+      else call.parsed = r.data;
     }
     if (this.discarded) return this.finish(call, this.synthetic(call, msg.DISCARDED_BY_FALLBACK, 'cancelled'));
     if (call.immediateError !== undefined) {
@@ -124,6 +118,28 @@ export class StreamingToolExecutor {
     }
     if (this.turnSignal.aborted) return this.finish(call, this.synthetic(call, msg.INTERRUPTED_BEFORE_START, 'cancelled', msg.USER_REJECTED, 'user-rejected'));
     if (this.siblingFailure) return this.finish(call, this.synthetic(call, msg.cancelledBySibling(this.siblingFailure), 'cancelled'));
+    let safety: boolean | Promise<boolean>;
+    try {
+      safety = (tool as AnyTool).isConcurrencySafe(call.parsed);
+    } catch {
+      safety = false;
+    }
+    if (typeof safety === 'boolean') {
+      call.safe = safety;
+      this.schedule();
+      return;
+    }
+    call.state = 'analyzing';
+    safety.then(
+      (v) => this.analyzed(call, v === true),
+      () => this.analyzed(call, false),
+    );
+  }
+
+  private analyzed(call: Call, safe: boolean): void {
+    if (call.state !== 'analyzing') return;
+    call.safe = safe;
+    call.state = 'queued';
     this.schedule();
   }
 
@@ -142,7 +158,7 @@ export class StreamingToolExecutor {
     const reason = new AbortReason('streaming_fallback');
     for (const c of this.calls) {
       if (c.state === 'running') c.controller.abort(reason);
-      else if (c.state === 'queued') this.finish(c, this.synthetic(c, msg.DISCARDED_BY_FALLBACK, 'cancelled'));
+      else if (c.state === 'queued' || c.state === 'analyzing') this.finish(c, this.synthetic(c, msg.DISCARDED_BY_FALLBACK, 'cancelled'));
     }
   }
 
@@ -166,6 +182,7 @@ export class StreamingToolExecutor {
 
   private schedule(): void {
     for (const call of this.calls) {
+      if (call.state === 'analyzing') return;
       if (call.state !== 'queued') continue;
       if (this.discarded || this.turnSignal.aborted) return;
       if (!this.canStart(call)) return;
@@ -250,7 +267,7 @@ export class StreamingToolExecutor {
     const summary = typeof input.description === 'string' ? input.description : typeof input.command === 'string' ? input.command.slice(0, 80) : '';
     this.siblingFailure = { name: failed.block.name, id: failed.block.id, summary };
     for (const c of this.calls) {
-      if (c.state === 'queued') this.finish(c, this.synthetic(c, msg.cancelledBySibling(this.siblingFailure), 'cancelled'));
+      if (c.state === 'queued' || c.state === 'analyzing') this.finish(c, this.synthetic(c, msg.cancelledBySibling(this.siblingFailure), 'cancelled'));
     }
   }
 
@@ -258,7 +275,7 @@ export class StreamingToolExecutor {
     const reason = reasonOf(this.turnSignal);
     const hard = reason.kind !== 'user_interrupted';
     for (const c of this.calls) {
-      if (c.state === 'queued') {
+      if (c.state === 'queued' || c.state === 'analyzing') {
         const text = hard ? msg.SHUTDOWN_MESSAGE : msg.INTERRUPTED_BEFORE_START;
         this.finish(c, this.synthetic(c, text, 'cancelled', hard ? undefined : msg.USER_REJECTED, hard ? undefined : 'user-rejected'));
       } else if (c.state === 'running' && (hard || c.tool?.interruptBehavior !== 'block')) {

@@ -43,7 +43,13 @@ export interface ToolHooks {
 }
 
 export type PermissionVerdict =
-  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; meta: DecisionMeta }
+  | {
+      behavior: 'allow';
+      updatedInput?: Record<string, unknown>;
+      meta: DecisionMeta;
+      /** The real path the decision was made for; the tool must open exactly this file. */
+      pinnedRealPath?: string;
+    }
   | {
       behavior: 'deny';
       message: string;

@@ -119,6 +119,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
       env: deps.env,
       signal,
       progress: p.onProgress,
+      ...(verdict.pinnedRealPath !== undefined ? { pinnedRealPath: verdict.pinnedRealPath } : {}),
     });
   } catch (e) {
     if (signal.aborted) throw e;

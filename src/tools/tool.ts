@@ -41,6 +41,12 @@ export interface ToolCallContext {
   /** Aborted when the call must stop (interrupt for `cancel` tools, sibling failure, discarded attempt). */
   readonly signal: AbortSignal;
   progress(update: ToolProgressUpdate): void;
+  /**
+   * The real path the permission check approved for this call's file (see PermissionSubject), when there was
+   * one. A tool that opens the file must verify the opened descriptor resolves to exactly this path
+   * (tools/fs-safe.ts), so a symlink swapped in between the check and the open cannot redirect it (TOCTOU).
+   */
+  readonly pinnedRealPath?: string;
 }
 
 export interface ToolOutcome<O = unknown> {
@@ -69,8 +75,11 @@ export interface Tool<I = unknown, O = unknown> {
   readonly inputSchema: z.ZodMiniType<I>;
   /** JSON Schema sent to the API (generated from inputSchema unless the tool provides its own). */
   readonly inputJsonSchema?: Record<string, unknown>;
-  /** Safe to run alongside other safe calls. Throwing counts as "not safe". */
-  isConcurrencySafe(input: I): boolean;
+  /**
+   * Safe to run alongside other safe calls. Throwing or rejecting counts as "not safe". May be async (a shell
+   * parser needs to load); the executor waits for the answer before the call can start, in queue order.
+   */
+  isConcurrencySafe(input: I): boolean | Promise<boolean>;
   isReadOnly(input: I): boolean;
   /** What a user interrupt does to a running call: stop it, or let it finish. */
   readonly interruptBehavior: 'cancel' | 'block';
