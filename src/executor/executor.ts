@@ -108,7 +108,7 @@ export class StreamingToolExecutor {
     else if (parseError !== undefined) call.immediateError = msg.unparsableInput(block.name, parseError);
     else {
       const r = tool.inputSchema.safeParse(block.input);
-      if (!r.success) call.immediateError = msg.inputValidationError(block.name, r.error.issues);
+      if (!r.success) call.immediateError = msg.inputValidationError(block.name, r.error.issues, block.input);
       else call.parsed = r.data;
     }
     if (this.discarded) return this.finish(call, this.synthetic(call, msg.DISCARDED_BY_FALLBACK, 'cancelled'));
@@ -235,8 +235,9 @@ export class StreamingToolExecutor {
           ...(r.interruptTurn ? { interruptTurn: true } : {}),
           ...(r.stopReason ? { stopReason: r.stopReason } : {}),
         };
-        this.finish(call, record, r.data, r.decision, r.nonExecutionKind);
+        // Cancel the queue behind a failed exclusive call before finishing it: finishing schedules the next call.
         if (r.outcome === 'error' && !call.safe && tool.cancelsSiblingsOnError === true) this.failSiblings(call);
+        this.finish(call, record, r.data, r.decision, r.nonExecutionKind);
       },
       (err: unknown) => {
         // runPipeline turns every tool error into a result; reaching here is a bug, but the call still gets one.

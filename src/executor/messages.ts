@@ -19,12 +19,21 @@ function pathText(path: readonly PropertyKey[]): string {
 }
 
 /** A readable InputValidationError listing each bad field (not a dump of zod issues). */
-export function inputValidationError(toolName: string, issues: readonly z.core.$ZodIssue[]): string {
+function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolean; value: unknown } {
+  let cur: unknown = root;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null || !Object.prototype.hasOwnProperty.call(cur, k)) return { present: false, value: undefined };
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return { present: cur !== undefined, value: cur };
+}
+
+export function inputValidationError(toolName: string, issues: readonly z.core.$ZodIssue[], input: unknown): string {
   const lines = issues.slice(0, 10).map((i) => {
     const at = pathText(i.path);
     if (i.code === 'invalid_type') {
-      const received = (i as { input?: unknown }).input;
-      if (received === undefined) return `The required parameter \`${at}\` is missing`;
+      const { present, value: received } = valueAt(input, i.path);
+      if (!present) return `The required parameter \`${at}\` is missing`;
       return `The parameter \`${at}\` type is expected as \`${i.expected}\` but provided as \`${Array.isArray(received) ? 'array' : received === null ? 'null' : typeof received}\``;
     }
     if (i.code === 'unrecognized_keys') {

@@ -45,7 +45,7 @@ function describe(e: unknown): string {
 
 function reparse(tool: AnyTool, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
   const r = tool.inputSchema.safeParse(input);
-  return r.success ? { ok: true, value: r.data } : { ok: false, error: msg.inputValidationError(tool.name, r.error.issues) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, error: msg.inputValidationError(tool.name, r.error.issues, input) };
 }
 
 function asRecord(v: unknown): Record<string, unknown> {
