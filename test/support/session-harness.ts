@@ -1,0 +1,119 @@
+// Builds a Session on the in-process scripted model with fake (or given) tools, collecting its events.
+import { passThroughHooks, passThroughPermissions, type PermissionGate, type ToolHooks } from '../../src/executor/pipeline.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { ScenarioEngine } from '../../src/model/scripted/engine.js';
+import { ScriptedModelClient } from '../../src/model/scripted/client.js';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
+import type { ModelClient, ModelRequest } from '../../src/model/types.js';
+import { type SessionSettings, type TranscriptRecorder, type TurnHooks, noTurnHooks, nullRecorder } from '../../src/session/config.js';
+import type { SessionEvent, TurnResult } from '../../src/session/events.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../../src/session/retry.js';
+import { Session } from '../../src/session/session.js';
+import { ProcessGroupTracker, createToolEnvironment } from '../../src/tools/environment.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import type { AnyTool } from '../../src/tools/tool.js';
+
+export interface SessionHarness {
+  session: Session;
+  events: SessionEvent[];
+  requests: ModelRequest[];
+  results(): TurnResult[];
+  /** Submits a prompt and resolves with its turn result. */
+  ask(text: string): Promise<TurnResult>;
+}
+
+export function sessionHarness(opts: {
+  scenario?: Scenario;
+  model?: ModelClient;
+  tools?: AnyTool[];
+  settings?: Partial<SessionSettings>;
+  retry?: Partial<RetryPolicy>;
+  hooks?: ToolHooks;
+  turnHooks?: TurnHooks;
+  permissions?: PermissionGate;
+  recorder?: TranscriptRecorder;
+  emitStreamEvents?: boolean;
+}): SessionHarness {
+  const events: SessionEvent[] = [];
+  const engine = new ScenarioEngine(opts.scenario ?? { rules: [] }, { cwd: '/w' });
+  const model = opts.model ?? new ScriptedModelClient(engine);
+  const logger = silentLogger();
+  let n = 0;
+  const waiters: Array<(r: TurnResult) => void> = [];
+  const settings: SessionSettings = {
+    model: 'claude-test',
+    fallbackModel: undefined,
+    permissionMode: 'default',
+    maxThinkingTokens: null,
+    thinking: undefined,
+    maxTurns: undefined,
+    maxBudgetUsd: undefined,
+    maxOutputTokens: undefined,
+    systemPrompt: { kind: 'custom', parts: [''] },
+    jsonSchema: undefined,
+    ...opts.settings,
+  };
+  const session = new Session(
+    {
+      model,
+      sink: {
+        emit: (e) => {
+          events.push(e);
+          if (e.type === 'turn_result') waiters.shift()?.(e.result);
+        },
+      },
+      tools: new ToolRegistry(opts.tools ?? []),
+      hooks: opts.hooks ?? passThroughHooks,
+      turnHooks: opts.turnHooks ?? noTurnHooks,
+      permissions: opts.permissions ?? passThroughPermissions,
+      toolEnv: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: '/tmp' }),
+      recorder: opts.recorder ?? nullRecorder,
+      logger,
+      now: () => Date.now(),
+      newUuid: () => `u${++n}`,
+      random: () => 0.5,
+      retry: { ...DEFAULT_RETRY, ...opts.retry },
+      maxToolConcurrency: 10,
+      progress: { intervalMs: 100, maxChars: 1000, heartbeatMs: 0 },
+      initialShared: { cwd: '/w', additionalDirectories: [] },
+    },
+    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], history: [] },
+    settings,
+  );
+  session.start();
+  return {
+    session,
+    events,
+    requests: engine.requests,
+    results: () => events.flatMap((e) => (e.type === 'turn_result' ? [e.result] : [])),
+    ask: (text) =>
+      new Promise((resolve) => {
+        waiters.push(resolve);
+        session.submit({ uuid: `p${++n}`, content: text, shouldQuery: true, isSynthetic: false });
+      }),
+  };
+}
+
+/** Event kinds in order, compact, for whole-sequence assertions. */
+export function kinds(events: readonly SessionEvent[]): string[] {
+  return events.map((e) => {
+    switch (e.type) {
+      case 'assistant_block':
+        return `assistant:${e.block.type}${e.block.type === 'tool_use' ? `:${e.block.id}` : ''}${e.aborted ? ':aborted' : ''}${e.error ? `:${e.error}` : ''}`;
+      case 'tool_result':
+        return `result:${e.toolUseId}:${e.outcome}`;
+      case 'turn_result':
+        return `turn_result:${e.result.kind}`;
+      case 'state':
+        return `state:${e.state}`;
+      case 'api_retry':
+        return `api_retry:${e.attempt}:${e.status}`;
+      case 'user_text':
+        return `user_text:${e.text}`;
+      case 'stream':
+        return `stream:${e.event.type}`;
+      default:
+        return e.type;
+    }
+  });
+}

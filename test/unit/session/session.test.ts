@@ -1,0 +1,266 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeTool, type RunLog } from '../../support/fake-tools.js';
+import { kinds, sessionHarness } from '../../support/session-harness.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const TOOL_SCENARIO = {
+  rules: [
+    {
+      when: { hasToolResults: false },
+      reply: {
+        content: [
+          { type: 'text' as const, text: 'Working.' },
+          { type: 'tool_use' as const, id: 'toolu_a', name: 'T', input: { ms: 30, safe: true } },
+          { type: 'tool_use' as const, id: 'toolu_b', name: 'T', input: { ms: 10, safe: true } },
+        ],
+      },
+    },
+    { when: { hasToolResults: true }, reply: { content: [{ type: 'text' as const, text: 'Done: {{lastToolResult}}' }] } },
+  ],
+};
+
+describe('session turns', () => {
+  it('runs a tool turn: blocks, results in completion order, model sees them in tool_use order', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({ scenario: TOOL_SCENARIO, tools: [fakeTool('T', log)] });
+    const done = h.ask('go');
+    await vi.runAllTimersAsync();
+    const r = await done;
+    expect(kinds(h.events)).toEqual([
+      'state:running',
+      'turn_started',
+      'model_request',
+      'assistant:text',
+      'assistant:tool_use:toolu_a',
+      'assistant:tool_use:toolu_b',
+      'result:toolu_b:success',
+      'result:toolu_a:success',
+      'model_request',
+      'assistant:text',
+      'turn_result:success',
+      'state:idle',
+    ]);
+    expect(r).toMatchObject({ kind: 'success', resultText: 'Done: ok toolu_a\nok toolu_b', numTurns: 2, stopReason: 'end_turn', terminalReason: 'completed' });
+    const second = h.requests[1];
+    expect(second?.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_a', content: 'ok toolu_a' },
+        { type: 'tool_result', tool_use_id: 'toolu_b', content: 'ok toolu_b', cache_control: { type: 'ephemeral' } },
+      ],
+    });
+  });
+
+  it('keeps the conversation across turns and merges a prompt after an interrupt marker', async () => {
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          { when: { lastUserText: 'long' }, reply: { content: [{ type: 'text', text: 'aaaaaaaaaabbbbbbbbbb' }], chunkSize: 2, delays: { chunkMs: 10 } } },
+          { reply: { content: [{ type: 'text', text: 'short' }] } },
+        ],
+      },
+      emitStreamEvents: true,
+    });
+    const first = h.ask('long story');
+    await vi.advanceTimersByTimeAsync(35);
+    h.session.interrupt({ cancelQueued: false });
+    await vi.runAllTimersAsync();
+    expect(await first).toMatchObject({ kind: 'error_during_execution', isError: true, terminalReason: 'aborted_streaming', errors: ['Interrupted by the user.'], error: { category: 'interrupted', retryable: true } });
+    const tail = kinds(h.events).slice(-8);
+    expect(tail).toEqual([
+      'stream:content_block_delta',
+      'assistant:text:aborted',
+      'stream:content_block_stop',
+      'stream:message_delta',
+      'stream:message_stop',
+      'user_text:[Request interrupted by user]',
+      'turn_result:error_during_execution',
+      'state:idle',
+    ]);
+    const second = h.ask('next');
+    await vi.runAllTimersAsync();
+    expect(await second).toMatchObject({ kind: 'success', resultText: 'short' });
+    expect(h.requests[1]?.messages).toEqual([
+      { role: 'user', content: 'long story' },
+      { role: 'assistant', content: [{ type: 'text', text: 'aaaaaa' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '[Request interrupted by user]' },
+          { type: 'text', text: 'next', cache_control: { type: 'ephemeral' } },
+        ],
+      },
+    ]);
+  });
+
+  it('interrupt during tools: one result per tool_use, marker, aborted_tools', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          {
+            reply: {
+              content: [
+                { type: 'tool_use', id: 't1', name: 'T', input: { ms: 1000 } },
+                { type: 'tool_use', id: 't2', name: 'T', input: { ms: 1000 } },
+              ],
+            },
+          },
+        ],
+      },
+      tools: [fakeTool('T', log)],
+    });
+    const r = h.ask('go');
+    await vi.advanceTimersByTimeAsync(100);
+    h.session.interrupt({ cancelQueued: false });
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'error_during_execution', terminalReason: 'aborted_tools', stopReason: 'tool_use' });
+    // Queued t2 is cancelled synchronously; running t1's result follows (completion order).
+    expect(kinds(h.events).filter((k) => k.startsWith('result:') || k.startsWith('user_text'))).toEqual([
+      'result:t2:cancelled',
+      'result:t1:cancelled',
+      'user_text:[Request interrupted by user for tool use]',
+    ]);
+  });
+
+  it('retries 529 twice with api_retry events, then succeeds with one result', async () => {
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          {
+            replies: [
+              { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
+              { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } },
+              { content: [{ type: 'text', text: 'Finally.' }] },
+            ],
+          },
+        ],
+      },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'success', resultText: 'Finally.' });
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([
+      { type: 'api_retry', attempt: 1, maxRetries: 10, delayMs: 500, status: 529, error: 'overloaded' },
+      { type: 'api_retry', attempt: 2, maxRetries: 10, delayMs: 1000, status: 529, error: 'overloaded' },
+    ]);
+    expect(h.results()).toHaveLength(1);
+  });
+
+  it('honours retry-after', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ replies: [{ error: { status: 429, message: 'slow down', retryAfter: 2 } }, { content: [{ type: 'text', text: 'ok' }] }] }] },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    await r;
+    expect(h.events.find((e) => e.type === 'api_retry')).toMatchObject({ delayMs: 2000, status: 429, error: 'rate_limit' });
+  });
+
+  it('a stream cut mid-tool_use is retried; the broken attempt leaves no result and no orphan', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          {
+            when: { hasToolResults: false },
+            replies: [
+              {
+                content: [
+                  { type: 'tool_use', id: 'first', name: 'T', input: { ms: 1, safe: true } },
+                  { type: 'tool_use', id: 'cut', name: 'T', input: { ms: 1, safe: true } },
+                ],
+                disconnectAfterBlocks: 1,
+              },
+              { content: [{ type: 'tool_use', id: 'again', name: 'T', input: { ms: 1, safe: true } }] },
+            ],
+          },
+          { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'ok' }] } },
+        ],
+      },
+      tools: [fakeTool('T', log)],
+    });
+    const r = h.ask('go');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'success', resultText: 'ok' });
+    expect(kinds(h.events).filter((k) => !k.startsWith('state') && k !== 'model_request')).toEqual([
+      'turn_started',
+      'assistant:tool_use:first',
+      'api_retry:1:null',
+      'assistant:tool_use:again',
+      'result:again:success',
+      'assistant:text',
+      'turn_result:success',
+    ]);
+    const supersedes = h.events.find((e) => e.type === 'assistant_block' && e.block.type === 'tool_use' && e.block.id === 'again');
+    const firstUuid = h.events.find((e) => e.type === 'assistant_block' && e.block.type === 'tool_use' && e.block.id === 'first');
+    expect(supersedes && supersedes.type === 'assistant_block' && supersedes.supersedes).toEqual([firstUuid && firstUuid.type === 'assistant_block' ? firstUuid.uuid : '?']);
+    // The retry re-sends the same conversation; nothing of the broken attempt reaches the model.
+    expect(h.requests[1]?.messages).toEqual(h.requests[0]?.messages);
+    expect(h.requests[2]?.messages.slice(1)).toEqual([
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'again', name: 'T', input: { ms: 1, safe: true } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'again', content: 'ok again', cache_control: { type: 'ephemeral' } }] },
+    ]);
+  });
+
+  it('a stalled response trips the watchdog, is retried, and ends as a typed timeout error when it never recovers', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ reply: { stall: true } }] },
+      retry: { firstEventTimeoutMs: 1000, maxAttempts: 3 },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'error_during_execution', isError: true, terminalReason: 'api_error', error: { category: 'timeout', retryable: true } });
+    expect(h.events.filter((e) => e.type === 'api_retry')).toHaveLength(2);
+  });
+
+  it('an authentication error ends the turn with a typed, non-retryable error and a synthetic assistant message', async () => {
+    const h = sessionHarness({ scenario: { rules: [{ reply: { error: { status: 401, message: 'invalid x-api-key' } } }] } });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'error_during_execution', error: { category: 'authentication', retryable: false, status: 401 } });
+    expect(kinds(h.events)).toContain('assistant:text:authentication_failed');
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([]);
+  });
+
+  it('stops at --max-turns with error_max_turns and a non-empty errors list', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: { rules: [{ reply: { content: [{ type: 'tool_use', name: 'T', input: { ms: 1 } }] } }] },
+      tools: [fakeTool('T', log)],
+      settings: { maxTurns: 2 },
+    });
+    const r = h.ask('loop forever');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'error_max_turns', isError: true, numTurns: 2, errors: ['Reached the maximum number of turns (2).'] });
+  });
+
+  it('checks the budget before each model call', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: { rules: [{ reply: { content: [{ type: 'tool_use', name: 'T', input: { ms: 1 } }], usage: { input_tokens: 1_000_000, output_tokens: 0 } } }] },
+      tools: [fakeTool('T', log)],
+      settings: { maxBudgetUsd: 5, model: 'claude-sonnet-4-5' },
+    });
+    const r = h.ask('spend');
+    await vi.runAllTimersAsync();
+    // $3 per call: the first two calls happen (0 < 5, 3 < 5), the third is refused (6 >= 5).
+    expect(await r).toMatchObject({ kind: 'error_max_budget_usd', numTurns: 2, totalCostUsd: 6 });
+  });
+
+  it('queues messages that arrive during a turn and answers each, in order', async () => {
+    const h = sessionHarness({ scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'echo {{lastUserText}}' }], delays: { firstTokenMs: 50 } } }] } });
+    const a = h.ask('one');
+    const b = h.ask('two');
+    const c = h.ask('three');
+    await vi.runAllTimersAsync();
+    expect((await Promise.all([a, b, c])).map((r) => r.resultText)).toEqual(['echo one', 'echo two', 'echo three']);
+    expect(h.results().map((r) => r.resultIndex)).toEqual([0, 1, 2]);
+  });
+});
