@@ -1,6 +1,8 @@
 // The composition root: builds the object graph from options, runs it, and owns the process edge
 // (stdin EOF, signals, host gone). Returns the exit code; main.ts does the actual exit.
 import { appendFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { InitializeRequest, InboundUserFrame, OutboundFrame } from '../../protocol/src/index.js';
 import { ControlClient } from '../control/outbound.js';
@@ -9,7 +11,6 @@ import { buildInitializeResponse } from '../control/initialize.js';
 import { type InitInfo, Projector } from '../control/projector.js';
 import { Router } from '../control/router.js';
 import type { FrameOut } from '../control/frame-out.js';
-import { passThroughHooks } from '../executor/pipeline.js';
 import { DEFAULT_PROGRESS } from '../executor/progress.js';
 import type { Logger } from '../log/logger.js';
 import { AnthropicModelClient, preloadAnthropicSdk } from '../model/anthropic.js';
@@ -17,8 +18,16 @@ import { ScenarioEngine } from '../model/scripted/engine.js';
 import { ScriptedModelClient } from '../model/scripted/client.js';
 import { loadScenario } from '../model/scripted/load.js';
 import type { ModelClient, UserBlock } from '../model/types.js';
+import { createHookCallbackPort } from '../control/hook-callbacks.js';
+import { createHostPrompter } from '../control/permission-prompter.js';
+import { HookRunner } from '../hooks/runner.js';
+import { type HookContext, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
-import { type QueuedInput, type SessionSettings, noTurnHooks, nullRecorder } from '../session/config.js';
+import type { CommandAnalyzer } from '../permissions/match.js';
+import { RuleSet, rulesFrom } from '../permissions/rules.js';
+import { childEnvironment } from '../tools/environment.js';
+import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
+import { type QueuedInput, type SessionSettings, nullRecorder } from '../session/config.js';
 import { DEFAULT_RETRY } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
@@ -79,6 +88,11 @@ function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient
   });
 }
 
+/** Until the shell analyser is wired: nothing is analysable, so every command asks (fails closed). */
+const shellAnalyzer: CommandAnalyzer = {
+  analyze: async () => ({ ok: false, segments: [], readOnly: false, reasons: ['This command cannot be analysed before it runs.'] }),
+};
+
 function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
   const append = opts.appendSystemPrompt;
   if (opts.systemPrompt !== undefined) return { kind: 'custom', parts: [opts.systemPrompt], ...(append ? { append } : {}) };
@@ -100,6 +114,21 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const sessionId = opts.sessionId ?? newUuid();
   const model = buildModel(opts, io, sessionId);
   const defaultModel = opts.model ?? DEFAULT_MODEL;
+  const configDir = io.env['CLAUDE_CONFIG_DIR'] || join(homedir(), '.claude');
+  const loaded = loadSettings({
+    sources: opts.settingSources ?? ['user', 'project', 'local'],
+    flagSettings: opts.settings,
+    configDir,
+    cwd: io.cwd,
+    logger,
+  });
+  const rules = new RuleSet();
+  const warnRule = (r: string): void => logger.warn({ rule: r }, 'invalid permission rule ignored');
+  rules.add(loaded.rules);
+  rules.add(rulesFrom(opts.allowedTools, 'allow', 'cliArg', io.cwd, warnRule));
+  rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
+  const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
+  const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
   const tracker = new ProcessGroupTracker();
   const toolEnv = createToolEnvironment({ env: io.env, logger, tracker });
   const tools = new ToolRegistry(
@@ -138,7 +167,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const settings: SessionSettings = {
     model: defaultModel,
     fallbackModel: opts.fallbackModel,
-    permissionMode: opts.permissionMode ?? 'default',
+    permissionMode: startMode,
     maxThinkingTokens: opts.maxThinkingTokens,
     thinking: opts.thinking,
     maxTurns: opts.maxTurns,
@@ -154,6 +183,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const projector: Projector = new Projector(out, {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
+    includeHookEvents: opts.includeHookEvents,
     sessionState: sessionStateMode,
     agentdVersion: AGENTD_VERSION,
     initInfo: (): InitInfo => ({
@@ -168,14 +198,58 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  const permissions = createPermissionLayer({ settings, options: opts, client, logger });
+  const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(io.env), logger, {
+    started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
+    response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
+  });
+  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source })));
+  const hookCtx: HookContext = {
+    sessionId,
+    transcriptPath: () => '',
+    cwd: () => session.shared.current.cwd,
+    permissionMode: () => settings.permissionMode,
+  };
+  const interactive = opts.permissionPromptTool === 'stdio' && opts.permissionPrompts !== 'none';
+  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
+    logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
+  }
+  const paths = settingsPaths(configDir, io.cwd);
+  const permissions = createPermissionLayer({
+    rules,
+    getMode: () => settings.permissionMode,
+    analyzer: shellAnalyzer,
+    prompter: interactive
+      ? createHostPrompter({
+          client,
+          timeoutMs: opts.permissionPromptTimeoutMs,
+          onPending: (n) => void projector.emit({ type: 'state', state: n > 0 ? 'requires_action' : 'running' }),
+        })
+      : undefined,
+    permissionRequestHook: createPermissionRequestHook(hookRunner, hookCtx),
+    updates: {
+      rules,
+      setMode: (m) => session.setPermissionMode(m),
+      addDirectories: (dirs) => {
+        const cur = session.shared.current;
+        session.shared.current = { ...cur, additionalDirectories: [...new Set([...cur.additionalDirectories, ...dirs.map((d) => resolve(cur.cwd, d))])] };
+      },
+      removeDirectories: (dirs) => {
+        const cur = session.shared.current;
+        const drop = new Set(dirs.map((d) => resolve(cur.cwd, d)));
+        session.shared.current = { ...cur, additionalDirectories: cur.additionalDirectories.filter((d) => !drop.has(d)) };
+      },
+      persist: async (dest, u) => persistUpdate(paths[dest], u),
+      baseDirFor: (dest) => (dest === 'userSettings' ? homedir() : io.cwd),
+    },
+    logger,
+  });
   const session: Session = new Session(
     {
       model,
       sink: projector,
       tools,
-      hooks: passThroughHooks,
-      turnHooks: noTurnHooks,
+      hooks: createToolHooks(hookRunner, hookCtx),
+      turnHooks: createTurnHooks(hookRunner, hookCtx),
       permissions,
       toolEnv,
       recorder: nullRecorder,
@@ -186,16 +260,17 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       retry: DEFAULT_RETRY,
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
-      initialShared: { cwd: io.cwd, additionalDirectories: opts.addDirs },
+      initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
     },
     {
       sessionId,
       cwd: io.cwd,
-      additionalDirectories: opts.addDirs,
+      additionalDirectories: addDirs,
       emitStreamEvents: opts.includePartialMessages,
       replayUserMessages: opts.replayUserMessages,
       betas: opts.betas,
       history: [],
+      startSource: 'startup',
     },
     settings,
   );
@@ -209,6 +284,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (req.appendSystemPrompt) settings.systemPrompt = { ...settings.systemPrompt, append: req.appendSystemPrompt };
     if (req.jsonSchema) settings.jsonSchema = req.jsonSchema;
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
+    hookRunner.setCallbacks(
+      Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>
+        matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
+      ),
+    );
     if (req.sdkMcpServers?.length) logger.warn({ servers: req.sdkMcpServers }, 'SDK MCP servers are not supported yet; they are ignored');
     return buildInitializeResponse({
       defaultModel,
@@ -230,7 +310,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       initialize: applyInitialize,
       canBypass: opts.allowDangerouslySkipPermissions,
       defaultModel,
-      onPermissionMode: (m) => permissions.setMode(m),
+      onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
       mcpStatus: () => [],
     }),
     onUser: (f) => session.submit(toQueued(f)),

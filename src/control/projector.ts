@@ -29,6 +29,7 @@ export interface InitInfo {
 export interface ProjectorOptions {
   sessionId: string;
   includePartialMessages: boolean;
+  includeHookEvents: boolean;
   sessionState: SessionStateMode;
   agentdVersion: string;
   initInfo: () => InitInfo;
@@ -206,6 +207,25 @@ export class Projector {
         });
       case 'turn_result':
         return this.out.write(this.result(ev.result));
+      case 'hook_started':
+        if (!this.o.includeHookEvents) return undefined;
+        return this.out.write({ type: 'system', subtype: 'hook_started', hook_id: ev.hookId, hook_name: ev.hookName, hook_event: ev.hookEvent, uuid: this.o.newUuid(), session_id: sid });
+      case 'hook_response':
+        if (!this.o.includeHookEvents) return undefined;
+        return this.out.write({
+          type: 'system',
+          subtype: 'hook_response',
+          hook_id: ev.hookId,
+          hook_name: ev.hookName,
+          hook_event: ev.hookEvent,
+          output: ev.output,
+          stdout: ev.stdout,
+          stderr: ev.stderr,
+          ...(ev.exitCode !== undefined ? { exit_code: ev.exitCode } : {}),
+          outcome: ev.outcome,
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
     }
   }
 

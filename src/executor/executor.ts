@@ -63,6 +63,8 @@ interface Call {
   state: CallState;
   controller: AbortController;
   startedAt: number;
+  /** The tool's own `call` has started (hooks and permission are behind it). */
+  executing: boolean;
   record?: CallRecord;
   event?: SessionEvent;
 }
@@ -102,6 +104,7 @@ export class StreamingToolExecutor {
       state: 'queued',
       controller: new AbortController(),
       startedAt: 0,
+      executing: false,
     };
     this.calls.push(call);
     if (!tool) call.immediateError = msg.noSuchTool(block.name);
@@ -215,6 +218,9 @@ export class StreamingToolExecutor {
       deps: this.deps,
       signal: call.controller.signal,
       onProgress: (u) => shaper.update(u),
+      onCallStart: () => {
+        call.executing = true;
+      },
     });
     // An aborted call is answered at once; a tool that ignores its signal cannot hold the turn hostage.
     void Promise.race([work, aborted]).then(
@@ -279,7 +285,8 @@ export class StreamingToolExecutor {
       if (c.state === 'queued' || c.state === 'analyzing') {
         const text = hard ? msg.SHUTDOWN_MESSAGE : msg.INTERRUPTED_BEFORE_START;
         this.finish(c, this.synthetic(c, text, 'cancelled', hard ? undefined : msg.USER_REJECTED, hard ? undefined : 'user-rejected'));
-      } else if (c.state === 'running' && (hard || c.tool?.interruptBehavior !== 'block')) {
+      } else if (c.state === 'running' && (hard || c.tool?.interruptBehavior !== 'block' || !c.executing)) {
+        // A `block` tool finishes once it runs, but one still waiting on hooks or a permission answer is stopped.
         c.controller.abort(reason);
       }
     }

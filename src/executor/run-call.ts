@@ -27,6 +27,8 @@ export interface PipelineInput {
   deps: ExecutorDeps;
   signal: AbortSignal;
   onProgress: (u: ToolProgressUpdate) => void;
+  /** Called right before the tool's own `call` starts. */
+  onCallStart?: () => void;
 }
 
 function errorOutput(block: ToolUseBlock, text: string, extra: Partial<PipelineOutput> = {}): PipelineOutput {
@@ -112,6 +114,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   const started = deps.now();
   const info = { toolName: tool.name, toolUseId: block.id, input: asRecord(input) };
   let outcome;
+  p.onCallStart?.();
   try {
     outcome = await tool.call(input, {
       toolUseId: block.id,

@@ -1,26 +1,177 @@
-// The permission layer's entry point: builds the PermissionGate the executor calls.
-import type { ControlClient } from '../control/outbound.js';
-import { type PermissionGate, passThroughPermissions } from '../executor/pipeline.js';
+// The PermissionGate the executor calls: the engine's decision, then — for "ask" — the host (can_use_tool) raced
+// with PermissionRequest hooks, or an immediate deny when nobody can answer. Everything that goes wrong on the
+// way (an error reply, a cancelled request, a closed channel, a timeout) is a deny, reported as such.
+import type { PermissionGate, PermissionRequestInfo, PermissionVerdict } from '../executor/pipeline.js';
 import type { Logger } from '../log/logger.js';
-import type { SessionSettings } from '../session/config.js';
+import { childController } from '../util/abort.js';
+import { type Decision, type Suggestion, decide } from './engine.js';
+import type { CommandAnalyzer } from './match.js';
 import type { PermissionModeName } from './modes.js';
+import { resolveToolPath } from './paths.js';
+import type { RuleSet } from './rules.js';
+import { type PermissionUpdateValue, type UpdateTarget, applyUpdates } from './updates.js';
 
-export interface PermissionLayer extends PermissionGate {
-  setMode(mode: PermissionModeName): void;
+export interface PromptRequest {
+  toolName: string;
+  input: Record<string, unknown>;
+  toolUseId: string;
+  suggestions: Suggestion[];
+  blockedPath?: string;
+  decisionReason: string;
+  decisionReasonType: string;
 }
 
+export type HostAnswer =
+  | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: PermissionUpdateValue[] }
+  | { behavior: 'deny'; message: string; interrupt?: boolean };
+
+/** The host's side of an "ask" (implemented by control/ with can_use_tool). Rejects when no answer can come. */
+export interface PermissionPrompter {
+  ask(req: PromptRequest, signal: AbortSignal): Promise<HostAnswer>;
+}
+
+/** PermissionRequest hooks: undefined means "no decision" (the host decides). */
+export type PermissionRequestHook = (
+  req: PromptRequest,
+  signal: AbortSignal,
+) => Promise<(HostAnswer & { source: string }) | undefined>;
+
 export interface PermissionLayerDeps {
-  settings: SessionSettings;
-  options: unknown;
-  client: ControlClient;
+  rules: RuleSet;
+  getMode: () => PermissionModeName;
+  analyzer: CommandAnalyzer;
+  /** undefined: non-interactive (no --permission-prompt-tool stdio, or --permission-prompts none). */
+  prompter: PermissionPrompter | undefined;
+  permissionRequestHook?: PermissionRequestHook;
+  updates: UpdateTarget;
   logger: Logger;
 }
 
-export function createPermissionLayer(d: PermissionLayerDeps): PermissionLayer {
+export interface PermissionLayer extends PermissionGate {
+  readonly rules: RuleSet;
+}
+
+function allowVerdict(d: Extract<Decision, { behavior: 'allow' }>): PermissionVerdict {
   return {
-    check: (req, signal) => passThroughPermissions.check(req, signal),
-    setMode: (mode) => {
-      d.settings.permissionMode = mode;
-    },
+    behavior: 'allow',
+    meta: { decision: 'accept', source: d.reasonType === 'hook' ? 'hook' : 'config', reasonType: d.reasonType, decidedBy: d.decidedBy },
+    ...(d.pinnedRealPath !== undefined ? { pinnedRealPath: d.pinnedRealPath } : {}),
   };
+}
+
+export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLayer {
+  const deny = (message: string, decidedBy: string, reasonType: string, announce: boolean, source = 'config'): PermissionVerdict => ({
+    behavior: 'deny',
+    message,
+    meta: { decision: 'reject', source, reasonType, decidedBy },
+    ...(announce ? { announce: { reasonType, reason: message } } : {}),
+  });
+
+  const check = async (req: PermissionRequestInfo, signal: AbortSignal): Promise<PermissionVerdict> => {
+    const mode = deps.getMode();
+    let d: Decision;
+    try {
+      d = await decide({ tool: req.tool, input: req.input, hook: req.hook, shared: req.shared, mode, rules: deps.rules, analyzer: deps.analyzer });
+    } catch (err) {
+      deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');
+      return deny(`Permission check failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);
+    }
+    if (d.behavior === 'allow') return allowVerdict(d);
+    if (d.behavior === 'deny') return deny(d.message, d.decidedBy, d.reasonType, d.reasonType !== 'hook', d.reasonType === 'hook' ? 'hook' : 'config');
+
+    if (mode === 'dontAsk') {
+      return deny(`${req.tool.name} was denied: the dontAsk mode denies anything not pre-approved (${d.reason}) To allow it, ${d.howToAllow}.`, 'mode:dontAsk', 'mode', true);
+    }
+    const prompt: PromptRequest = {
+      toolName: req.tool.name,
+      input: req.input,
+      toolUseId: req.toolUseId,
+      suggestions: d.suggestions,
+      ...(d.blockedPath !== undefined ? { blockedPath: d.blockedPath } : {}),
+      decisionReason: d.reason,
+      decisionReasonType: d.reasonType,
+    };
+    if (!deps.prompter && !deps.permissionRequestHook) {
+      return deny(
+        `${req.tool.name} was denied: it needs permission (${d.reason}) and no one can be asked in this session (no --permission-prompt-tool). To allow it, ${d.howToAllow}.`,
+        d.decidedBy,
+        d.reasonType,
+        true,
+      );
+    }
+
+    let answer: (HostAnswer & { source: string }) | undefined;
+    const ctl = childController(signal);
+    try {
+      answer = await race(prompt, ctl, deps);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      deps.logger.warn({ tool: req.tool.name, tool_use_id: req.toolUseId, why }, 'permission request failed: denied');
+      return deny(`Tool permission request failed: ${why} The call was denied.`, 'host:failed', 'other', false, 'user_reject');
+    } finally {
+      ctl.abort();
+    }
+    if (answer.behavior === 'deny') {
+      return {
+        behavior: 'deny',
+        message: answer.message,
+        ...(answer.interrupt ? { interrupt: true } : {}),
+        meta: { decision: 'reject', source: answer.source === 'host' ? 'user_reject' : 'hook', decidedBy: `${answer.source}:deny` },
+      };
+    }
+    if (answer.updatedPermissions?.length) await applyUpdates(answer.updatedPermissions, deps.updates, req.shared.cwd, deps.logger);
+    // An edited input may name another file: pin the path the host actually approved.
+    let pinned = d.pinnedRealPath;
+    if (answer.updatedInput) {
+      try {
+        const s = req.tool.permissionSubject?.(answer.updatedInput, req.shared);
+        if (s && (s.kind === 'read' || s.kind === 'write')) pinned = resolveToolPath(s.path, req.shared.cwd).real;
+      } catch {
+        // The executor re-validates the input; a tool that cannot describe it gets no pin.
+      }
+    }
+    return {
+      behavior: 'allow',
+      ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}),
+      meta: {
+        decision: 'accept',
+        source: answer.source === 'host' ? (answer.updatedPermissions?.length ? 'user_permanent' : 'user_temporary') : 'hook',
+        decidedBy: `${answer.source}:allow`,
+      },
+      ...(pinned !== undefined ? { pinnedRealPath: pinned } : {}),
+    };
+  };
+
+  return { check, rules: deps.rules };
+}
+
+/** Host prompt and PermissionRequest hooks run together; the first decision wins and the other is cancelled. */
+async function race(prompt: PromptRequest, ctl: AbortController, deps: PermissionLayerDeps): Promise<HostAnswer & { source: string }> {
+  const host = deps.prompter ? deps.prompter.ask(prompt, ctl.signal).then((a) => ({ ...a, source: 'host' })) : undefined;
+  if (!deps.permissionRequestHook) return host as Promise<HostAnswer & { source: string }>;
+  const hook = deps.permissionRequestHook(prompt, ctl.signal);
+  if (!host) {
+    const h = await hook;
+    if (!h) throw new Error('no PermissionRequest hook decided and no host can be asked.');
+    return h;
+  }
+  return new Promise((resolve, reject) => {
+    let hostFailed: unknown;
+    let hookDone = false;
+    host.then(resolve, (e: unknown) => {
+      hostFailed = e;
+      if (hookDone) reject(e);
+    });
+    hook.then(
+      (h) => {
+        hookDone = true;
+        if (h) resolve(h);
+        else if (hostFailed !== undefined) reject(hostFailed);
+      },
+      () => {
+        hookDone = true;
+        if (hostFailed !== undefined) reject(hostFailed);
+      },
+    );
+  });
 }

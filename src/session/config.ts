@@ -36,6 +36,8 @@ export interface SessionOptions {
   betas: string[];
   /** Messages to start from (resume/fork). */
   history: ApiMessage[];
+  /** What SessionStart hooks are told. */
+  startSource: 'startup' | 'resume';
 }
 
 export interface QueuedInput {
@@ -50,11 +52,14 @@ export interface QueuedInput {
 export interface TurnHooks {
   userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext: string[]; stop?: string }>;
   stop(input: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<{ continueWith?: string }>;
+  /** SessionStart, run before the first turn; its context is added to the first prompt. */
+  sessionStart(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ additionalContext: string[] }>;
 }
 
 export const noTurnHooks: TurnHooks = {
   userPromptSubmit: async () => ({ additionalContext: [] }),
   stop: async () => ({}),
+  sessionStart: async () => ({ additionalContext: [] }),
 };
 
 /** Write-ahead transcript: `record` appends before the event is emitted; `flush` makes it durable. */

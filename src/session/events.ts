@@ -169,7 +169,19 @@ export type SessionEvent =
       reasonType?: string;
       reason?: string;
     }
-  | { type: 'turn_result'; result: TurnResult };
+  | { type: 'turn_result'; result: TurnResult }
+  | { type: 'hook_started'; hookId: string; hookName: string; hookEvent: string }
+  | {
+      type: 'hook_response';
+      hookId: string;
+      hookName: string;
+      hookEvent: string;
+      outcome: 'success' | 'error' | 'cancelled';
+      output: string;
+      stdout: string;
+      stderr: string;
+      exitCode?: number;
+    };
 
 /** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
 export interface EventSink {

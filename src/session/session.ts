@@ -27,6 +27,7 @@ export class Session {
   private current: { controller: AbortController; input: QueuedInput } | undefined;
   private resultIndex = 0;
   private loop: Promise<void> | undefined;
+  private started = false;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -125,6 +126,15 @@ export class Session {
       let result: TurnResult;
       await this.emit({ type: 'state', state: 'running' });
       try {
+        if (!this.started) {
+          this.started = true;
+          const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
+          for (const ctx of ss.additionalContext) {
+            const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;
+            this.deps.recorder.record({ type: 'user_prompt', uuid: this.deps.newUuid(), content: text, isSynthetic: true });
+            this.conversation.appendUser([{ type: 'text', text }]);
+          }
+        }
         result = await runTurn(
           {
             deps: this.deps,

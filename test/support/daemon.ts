@@ -33,7 +33,7 @@ export interface Daemon {
   tap: FrameTap;
   stderr: () => string;
   send(frame: unknown): void;
-  sendRaw(text: string): void;
+  sendRaw(text: string | Buffer): void;
   endInput(): void;
   /** Resolves with the first frame (already seen or future) matching `pred`. */
   waitFor(pred: (f: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;

@@ -77,7 +77,7 @@ export function sessionHarness(opts: {
       progress: { intervalMs: 100, maxChars: 1000, heartbeatMs: 0 },
       initialShared: { cwd: '/w', additionalDirectories: [] },
     },
-    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], history: [] },
+    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], history: [], startSource: 'startup' },
     settings,
   );
   session.start();

@@ -1,0 +1,129 @@
+// Runs the hooks registered for an event: SDK callbacks (hook_callback requests through the HookCallbackPort)
+// and command hooks from settings files, all matching ones in parallel, each with its timeout. Every hook ends in
+// a HookRun: an output, or a failure (error, timeout, garbage) the caller decides how to treat.
+import type { Logger } from '../log/logger.js';
+import { runCommandHook } from './command.js';
+import { matcherMatches } from './matcher.js';
+import { type HookOutput, parseHookOutput } from './output.js';
+
+/** Sends a hook_callback to the host and resolves with its (unvalidated) answer. Rejects on error/cancel/close. */
+export interface HookCallbackPort {
+  call(callbackId: string, input: Record<string, unknown>, toolUseId: string | undefined, signal: AbortSignal, timeoutMs: number): Promise<unknown>;
+}
+
+export interface CallbackRegistration {
+  kind: 'callback';
+  event: string;
+  matcher: string | undefined;
+  callbackIds: string[];
+  timeoutSec: number | undefined;
+}
+
+export interface CommandRegistration {
+  kind: 'command';
+  event: string;
+  matcher: string | undefined;
+  command: string;
+  timeoutSec: number | undefined;
+  source: string;
+}
+
+export type HookRegistration = CallbackRegistration | CommandRegistration;
+
+export type HookRun =
+  | { ok: true; name: string; output: HookOutput; /** command hooks: exit code 2 = blocking error */ blocking?: string; stdout?: string }
+  | { ok: false; name: string; error: string };
+
+export interface HookEventsSink {
+  started(id: string, name: string, event: string): void;
+  response(id: string, name: string, event: string, r: { outcome: 'success' | 'error' | 'cancelled'; output: string; stdout: string; stderr: string; exitCode?: number }): void;
+}
+
+export const DEFAULT_HOOK_TIMEOUT_SEC = 60;
+
+export class HookRunner {
+  private registrations: HookRegistration[] = [];
+  private seq = 0;
+
+  constructor(
+    private readonly port: HookCallbackPort,
+    private readonly env: Readonly<Record<string, string>>,
+    private readonly logger: Logger,
+    private readonly sink: HookEventsSink | undefined,
+  ) {}
+
+  /** Callback registrations from `initialize` replace earlier ones (a re-initialize re-registers). */
+  setCallbacks(regs: CallbackRegistration[]): void {
+    this.registrations = [...this.registrations.filter((r) => r.kind === 'command'), ...regs];
+  }
+
+  addCommands(regs: CommandRegistration[]): void {
+    this.registrations.push(...regs);
+  }
+
+  has(event: string): boolean {
+    return this.registrations.some((r) => r.event === event);
+  }
+
+  async run(event: string, matchValue: string | undefined, input: Record<string, unknown>, signal: AbortSignal, toolUseId?: string): Promise<HookRun[]> {
+    const regs = this.registrations.filter((r) => r.event === event && matcherMatches(r.matcher, matchValue, event));
+    const jobs: Array<Promise<HookRun>> = [];
+    for (const r of regs) {
+      const timeoutMs = Math.max(1, r.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC) * 1000;
+      if (r.kind === 'callback') {
+        for (const id of r.callbackIds) jobs.push(this.runCallback(event, id, input, toolUseId, signal, timeoutMs));
+      } else {
+        jobs.push(this.runCommand(event, r, input, signal, timeoutMs));
+      }
+    }
+    return Promise.all(jobs);
+  }
+
+  private async runCallback(event: string, id: string, input: Record<string, unknown>, toolUseId: string | undefined, signal: AbortSignal, timeoutMs: number): Promise<HookRun> {
+    const hookId = `hook-${++this.seq}`;
+    const name = `callback:${id}`;
+    this.sink?.started(hookId, name, event);
+    try {
+      const raw = await this.port.call(id, input, toolUseId, signal, timeoutMs);
+      const parsed = parseHookOutput(raw);
+      if (!parsed.ok) {
+        this.sink?.response(hookId, name, event, { outcome: 'error', output: `invalid hook output: ${parsed.error}`, stdout: '', stderr: '' });
+        return { ok: false, name, error: `returned an invalid answer (${parsed.error})` };
+      }
+      this.sink?.response(hookId, name, event, { outcome: 'success', output: JSON.stringify(parsed.output), stdout: '', stderr: '' });
+      return { ok: true, name, output: parsed.output };
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      this.sink?.response(hookId, name, event, { outcome: signal.aborted ? 'cancelled' : 'error', output: msg, stdout: '', stderr: '' });
+      return { ok: false, name, error: msg };
+    }
+  }
+
+  private async runCommand(event: string, r: CommandRegistration, input: Record<string, unknown>, signal: AbortSignal, timeoutMs: number): Promise<HookRun> {
+    const hookId = `hook-${++this.seq}`;
+    const name = `command:${r.command.slice(0, 80)}`;
+    this.sink?.started(hookId, name, event);
+    const res = await runCommandHook({ command: r.command, input, env: this.env, cwd: typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd(), timeoutMs, signal });
+    const outcome = res.timedOut || res.error || (res.exitCode !== 0 && res.exitCode !== 2) ? 'error' : 'success';
+    this.sink?.response(hookId, name, event, { outcome: signal.aborted ? 'cancelled' : outcome, output: res.stdout, stdout: res.stdout, stderr: res.stderr, ...(res.exitCode !== null ? { exitCode: res.exitCode } : {}) });
+    if (res.error) return { ok: false, name, error: res.error };
+    if (res.timedOut) return { ok: false, name, error: `timed out after ${timeoutMs} ms` };
+    if (res.exitCode === 2) return { ok: true, name, output: {}, blocking: res.stderr.trim() || 'blocked by hook (exit code 2)' };
+    if (res.exitCode !== 0) {
+      this.logger.warn({ hook: name, exit_code: res.exitCode, stderr: res.stderr.slice(0, 500) }, 'command hook failed (non-blocking)');
+      return { ok: false, name, error: `exited with code ${res.exitCode}: ${res.stderr.trim().slice(0, 500)}` };
+    }
+    const text = res.stdout.trim();
+    if (text.startsWith('{')) {
+      let v: unknown;
+      try {
+        v = JSON.parse(text);
+      } catch {
+        return { ok: false, name, error: 'printed output that starts like JSON but does not parse' };
+      }
+      const parsed = parseHookOutput(v);
+      return parsed.ok ? { ok: true, name, output: parsed.output, stdout: res.stdout } : { ok: false, name, error: `printed an invalid answer (${parsed.error})` };
+    }
+    return { ok: true, name, output: {}, stdout: res.stdout };
+  }
+}

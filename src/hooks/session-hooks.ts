@@ -1,0 +1,180 @@
+// Hook events wired to the ports the executor, the permission layer and the session call. Permission-deciding
+// hooks (PreToolUse, PermissionRequest) that fail — error, timeout, garbage — block the call and say so; other
+// hooks' failures are reported and do not change the outcome.
+import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
+import type { PermissionRequestHook } from '../permissions/layer.js';
+import type { PermissionUpdateValue } from '../permissions/updates.js';
+import type { TurnHooks } from '../session/config.js';
+import type { HookRun, HookRunner } from './runner.js';
+
+export interface HookContext {
+  sessionId: string;
+  transcriptPath: () => string;
+  cwd: () => string;
+  permissionMode: () => string;
+}
+
+function base(ctx: HookContext, event: string): Record<string, unknown> {
+  return { session_id: ctx.sessionId, transcript_path: ctx.transcriptPath(), cwd: ctx.cwd(), permission_mode: ctx.permissionMode(), hook_event_name: event };
+}
+
+function contextOf(runs: readonly HookRun[]): string[] {
+  const out: string[] = [];
+  for (const r of runs) if (r.ok && r.output.hookSpecificOutput?.additionalContext) out.push(r.output.hookSpecificOutput.additionalContext);
+  return out;
+}
+
+function stopOf(runs: readonly HookRun[]): { reason: string } | undefined {
+  const r = runs.find((x) => x.ok && x.output.continue === false);
+  return r && r.ok ? { reason: r.output.stopReason ?? `stopped by hook ${r.name}` } : undefined;
+}
+
+const RANK = { allow: 1, ask: 2, deny: 3 } as const;
+
+export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks {
+  return {
+    async preToolUse(call, signal): Promise<PreToolUseResult> {
+      if (!runner.has('PreToolUse')) return {};
+      const runs = await runner.run('PreToolUse', call.toolName, { ...base(ctx, 'PreToolUse'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId }, signal, call.toolUseId);
+      let decision: HookPermissionDecision | undefined;
+      let updatedInput: Record<string, unknown> | undefined;
+      const consider = (d: HookPermissionDecision): void => {
+        if (!decision || RANK[d.behavior] > RANK[decision.behavior]) decision = d;
+      };
+      for (const r of runs) {
+        if (!r.ok) {
+          consider({ behavior: 'deny', reason: `The PreToolUse hook ${r.name} failed (${r.error}), so the call is blocked.`, source: r.name });
+          continue;
+        }
+        if (r.blocking !== undefined) consider({ behavior: 'deny', reason: r.blocking, source: r.name });
+        const hs = r.output.hookSpecificOutput;
+        const pd = hs?.permissionDecision ?? (r.output.decision === 'approve' ? 'allow' : r.output.decision === 'block' ? 'deny' : undefined);
+        const reason = hs?.permissionDecisionReason ?? r.output.reason;
+        // `defer` has no meaning without a host-side deferral; it is treated as "ask".
+        if (pd) consider({ behavior: pd === 'defer' ? 'ask' : pd, ...(reason ? { reason } : {}), source: r.name });
+        if (hs?.updatedInput) updatedInput = hs.updatedInput;
+      }
+      const stop = stopOf(runs);
+      const additionalContext = contextOf(runs);
+      return {
+        ...(decision ? { decision } : {}),
+        ...(updatedInput ? { updatedInput } : {}),
+        ...(additionalContext.length ? { additionalContext } : {}),
+        ...(stop ? { stop } : {}),
+      };
+    },
+
+    async postToolUse(call, signal): Promise<PostToolUseResult> {
+      if (!runner.has('PostToolUse')) return {};
+      const runs = await runner.run(
+        'PostToolUse',
+        call.toolName,
+        { ...base(ctx, 'PostToolUse'), tool_name: call.toolName, tool_input: call.input, tool_response: call.response, tool_use_id: call.toolUseId, duration_ms: call.durationMs },
+        signal,
+        call.toolUseId,
+      );
+      return postResult(runs);
+    },
+
+    async postToolUseFailure(call, signal): Promise<PostToolUseResult> {
+      if (!runner.has('PostToolUseFailure')) return {};
+      const runs = await runner.run(
+        'PostToolUseFailure',
+        call.toolName,
+        { ...base(ctx, 'PostToolUseFailure'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, error: call.error, is_interrupt: call.isInterrupt, duration_ms: call.durationMs },
+        signal,
+        call.toolUseId,
+      );
+      return postResult(runs);
+    },
+  };
+}
+
+function postResult(runs: readonly HookRun[]): PostToolUseResult {
+  const out: PostToolUseResult = {};
+  const ctxs = contextOf(runs);
+  if (ctxs.length) out.additionalContext = ctxs;
+  for (const r of runs) {
+    if (!r.ok) continue;
+    const hs = r.output.hookSpecificOutput;
+    if (hs?.updatedMCPToolOutput !== undefined) out.updatedOutput = hs.updatedMCPToolOutput;
+    if (hs?.updatedToolOutput !== undefined) out.updatedOutput = hs.updatedToolOutput;
+    if (r.blocking !== undefined) out.blockReason = r.blocking;
+    if (r.output.decision === 'block') out.blockReason = r.output.reason ?? `The PostToolUse hook ${r.name} flagged this result.`;
+  }
+  const stop = stopOf(runs);
+  if (stop) out.stop = stop;
+  return out;
+}
+
+export function createPermissionRequestHook(runner: HookRunner, ctx: HookContext): PermissionRequestHook {
+  return async (req, signal) => {
+    if (!runner.has('PermissionRequest')) return undefined;
+    const runs = await runner.run(
+      'PermissionRequest',
+      req.toolName,
+      { ...base(ctx, 'PermissionRequest'), tool_name: req.toolName, tool_input: req.input, permission_suggestions: req.suggestions },
+      signal,
+      req.toolUseId,
+    );
+    for (const r of runs) {
+      if (!r.ok) return { behavior: 'deny', message: `The PermissionRequest hook ${r.name} failed (${r.error}), so the call is denied.`, source: `hook:${r.name}` };
+      if (r.blocking !== undefined) return { behavior: 'deny', message: r.blocking, source: `hook:${r.name}` };
+    }
+    for (const r of runs) {
+      const d = r.ok ? r.output.hookSpecificOutput?.decision : undefined;
+      if (!d || !r.ok) continue;
+      if (d.behavior === 'deny') return { behavior: 'deny', message: d.message ?? `Denied by the PermissionRequest hook ${r.name}.`, ...(d.interrupt ? { interrupt: true } : {}), source: `hook:${r.name}` };
+    }
+    for (const r of runs) {
+      const d = r.ok ? r.output.hookSpecificOutput?.decision : undefined;
+      if (d && r.ok && d.behavior === 'allow') {
+        return {
+          behavior: 'allow',
+          ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}),
+          ...(d.updatedPermissions ? { updatedPermissions: d.updatedPermissions as unknown as PermissionUpdateValue[] } : {}),
+          source: `hook:${r.name}`,
+        };
+      }
+    }
+    return undefined;
+  };
+}
+
+export function createTurnHooks(runner: HookRunner, ctx: HookContext): TurnHooks {
+  return {
+    async userPromptSubmit(prompt, signal) {
+      if (!runner.has('UserPromptSubmit')) return { additionalContext: [] };
+      const runs = await runner.run('UserPromptSubmit', undefined, { ...base(ctx, 'UserPromptSubmit'), prompt }, signal);
+      const additionalContext = contextOf(runs);
+      for (const r of runs) {
+        if (r.ok && r.stdout && !r.stdout.trim().startsWith('{') && r.stdout.trim()) additionalContext.push(r.stdout.trim());
+      }
+      for (const r of runs) {
+        if (!r.ok) continue;
+        if (r.blocking !== undefined) return { block: r.blocking, additionalContext };
+        if (r.output.decision === 'block') return { block: r.output.reason ?? `blocked by ${r.name}`, additionalContext };
+        if (r.output.continue === false) return { block: r.output.stopReason ?? `stopped by ${r.name}`, additionalContext };
+      }
+      return { additionalContext };
+    },
+    async stop(input, signal) {
+      if (!runner.has('Stop')) return {};
+      const runs = await runner.run('Stop', undefined, { ...base(ctx, 'Stop'), stop_hook_active: input.stopHookActive, last_assistant_message: input.lastAssistantMessage }, signal);
+      for (const r of runs) {
+        if (!r.ok) continue;
+        if (r.output.continue === false) return {};
+        if (r.blocking !== undefined) return { continueWith: r.blocking };
+        if (r.output.decision === 'block') return { continueWith: r.output.reason ?? 'A Stop hook asked to keep going.' };
+      }
+      return {};
+    },
+    async sessionStart(source, signal) {
+      if (!runner.has('SessionStart')) return { additionalContext: [] };
+      const runs = await runner.run('SessionStart', source, { ...base(ctx, 'SessionStart'), source }, signal);
+      const additionalContext = contextOf(runs);
+      for (const r of runs) if (r.ok && r.stdout && !r.stdout.trim().startsWith('{') && r.stdout.trim()) additionalContext.push(r.stdout.trim());
+      return { additionalContext };
+    },
+  };
+}

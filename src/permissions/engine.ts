@@ -1,0 +1,227 @@
+// The permission decision for one call, before anyone is asked. Order (first that applies wins):
+//  1. a matching deny rule (beats everything: hooks, allow rules, bypass mode)
+//  2. a PreToolUse hook's deny
+//  3. bypassPermissions mode: allow
+//  4. a matching ask rule (beats allow rules and a hook's allow)
+//  5. a hook's allow / ask
+//  6. matching allow rules (for Bash: every parsed segment must be covered; an unparsable command never is)
+//  7. the mode's defaults (plan: read-only only; reads and read-only commands inside the working directories
+//     are allowed; acceptEdits: edits inside them are allowed; everything else asks)
+// Paths outside the working directories need explicit permission in every mode but bypass.
+import type { HookPermissionDecision } from '../executor/pipeline.js';
+import type { AnyTool, PermissionSubject, SharedToolContext } from '../tools/tool.js';
+import {
+  type CommandAnalyzer,
+  type CommandSegments,
+  bashContentMatches,
+  pathRuleMatchesBoth,
+  pathRuleMatchesEither,
+  ruleNamesTool,
+  webFetchRuleMatches,
+} from './match.js';
+import type { PermissionModeName } from './modes.js';
+import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
+import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
+
+export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'other';
+
+export interface Suggestion {
+  type: 'addRules' | 'setMode' | 'addDirectories';
+  rules?: Array<{ toolName: string; ruleContent?: string }>;
+  behavior?: 'allow';
+  mode?: PermissionModeName;
+  directories?: string[];
+  destination: 'session' | 'localSettings';
+}
+
+export type Decision =
+  | { behavior: 'allow'; decidedBy: string; reasonType: ReasonType; pinnedRealPath?: string }
+  | { behavior: 'deny'; decidedBy: string; reasonType: ReasonType; message: string }
+  | {
+      behavior: 'ask';
+      decidedBy: string;
+      reasonType: ReasonType;
+      reason: string;
+      blockedPath?: string;
+      suggestions: Suggestion[];
+      /** For non-interactive denials: what would allow this call. */
+      howToAllow: string;
+      pinnedRealPath?: string;
+    };
+
+export interface DecisionInput {
+  tool: AnyTool;
+  input: Record<string, unknown>;
+  hook: HookPermissionDecision | undefined;
+  shared: SharedToolContext;
+  mode: PermissionModeName;
+  rules: RuleSet;
+  analyzer: CommandAnalyzer;
+}
+
+interface Facts {
+  subject: PermissionSubject;
+  path?: ResolvedPath;
+  inside?: boolean;
+  command?: CommandSegments;
+  callText: string;
+}
+
+async function gatherFacts(d: DecisionInput): Promise<Facts> {
+  let subject: PermissionSubject;
+  try {
+    subject = d.tool.permissionSubject?.(d.input, d.shared) ?? { kind: 'none' };
+  } catch {
+    subject = { kind: 'none' };
+  }
+  const f: Facts = { subject, callText: d.tool.name };
+  if (subject.kind === 'read' || subject.kind === 'write') {
+    f.path = resolveToolPath(subject.path, d.shared.cwd);
+    f.inside = insideWorkingDirs(f.path, workingDirs(d.shared.cwd, d.shared.additionalDirectories));
+    f.callText = `${d.tool.name}(${subject.path})`;
+  } else if (subject.kind === 'command') {
+    f.command = await d.analyzer.analyze(subject.command);
+    f.callText = `${d.tool.name}(${subject.command})`;
+  } else if (subject.kind === 'fetch') f.callText = `${d.tool.name}(${subject.url})`;
+  return f;
+}
+
+function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' | 'all'): boolean {
+  if (!ruleNamesTool(rule, d.tool.name, f.subject.kind)) return false;
+  if (rule.ruleContent === undefined) return true;
+  const s = f.subject;
+  if ((s.kind === 'read' || s.kind === 'write') && f.path) {
+    return mode === 'any' ? pathRuleMatchesEither(rule, f.path, d.shared.cwd) : pathRuleMatchesBoth(rule, f.path, d.shared.cwd);
+  }
+  if (s.kind === 'command') {
+    const segs = f.command?.segments ?? [];
+    // deny/ask: the raw command or any segment. (Allow coverage is checked per segment by the caller.)
+    return bashContentMatches(rule.ruleContent, s.command) || segs.some((seg) => bashContentMatches(rule.ruleContent as string, seg));
+  }
+  if (s.kind === 'fetch') return webFetchRuleMatches(rule, s.url);
+  return false;
+}
+
+/** Allow coverage for a command: every segment covered by some allow rule. */
+function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: Facts): PermissionRule[] | undefined {
+  const named = rules.filter((r) => ruleNamesTool(r, d.tool.name, 'command'));
+  const whole = named.find((r) => r.ruleContent === undefined);
+  if (whole) return [whole];
+  const c = f.command;
+  if (!c || !c.ok || c.segments.length === 0) return undefined;
+  const used: PermissionRule[] = [];
+  for (const seg of c.segments) {
+    const r = named.find((x) => x.ruleContent !== undefined && bashContentMatches(x.ruleContent, seg));
+    if (!r) return undefined;
+    if (!used.includes(r)) used.push(r);
+  }
+  return used;
+}
+
+function suggestionsFor(d: DecisionInput, f: Facts): Suggestion[] {
+  const s = f.subject;
+  if (s.kind === 'write' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
+  if (s.kind === 'read' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
+  if (s.kind === 'write') return [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
+  if (s.kind === 'command' && f.command?.ok) {
+    const rules = f.command.segments.map((seg) => ({ toolName: d.tool.name, ruleContent: `${seg.split(' ')[0]}:*` }));
+    const unique = rules.filter((r, i) => rules.findIndex((x) => x.ruleContent === r.ruleContent) === i);
+    return [{ type: 'addRules', rules: unique, behavior: 'allow', destination: 'localSettings' }];
+  }
+  if (s.kind === 'fetch') {
+    try {
+      return [{ type: 'addRules', rules: [{ toolName: d.tool.name, ruleContent: `domain:${new URL(s.url).hostname}` }], behavior: 'allow', destination: 'localSettings' }];
+    } catch {
+      return [];
+    }
+  }
+  return [{ type: 'addRules', rules: [{ toolName: d.tool.name }], behavior: 'allow', destination: 'session' }];
+}
+
+function parentDir(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i > 0 ? p.slice(0, i) : '/';
+}
+
+function howToAllow(d: DecisionInput, f: Facts): string {
+  const s = f.subject;
+  if ((s.kind === 'read' || s.kind === 'write') && f.path && !f.inside) {
+    return `add its directory with --add-dir ${parentDir(f.path.real)}, or an allow rule such as ${s.kind === 'read' ? 'Read' : 'Edit'}(//${f.path.real.replace(/^\//, '')})`;
+  }
+  if (s.kind === 'write') return `use --permission-mode acceptEdits, or an allow rule such as Edit(${s.path})`;
+  if (s.kind === 'command') {
+    const first = f.command?.ok ? f.command.segments.map((x) => `${formatRule({ toolName: d.tool.name, ruleContent: `${x.split(' ')[0]}:*` })}`) : [];
+    return first.length ? `add allow rules such as ${[...new Set(first)].join(', ')} (--allowedTools or settings)` : `allow the whole tool with --allowedTools ${d.tool.name}`;
+  }
+  return `add ${d.tool.name} to --allowedTools`;
+}
+
+export async function decide(d: DecisionInput): Promise<Decision> {
+  const f = await gatherFacts(d);
+  const pinned = f.path ? { pinnedRealPath: f.path.real } : {};
+  const denyRule = d.rules.byBehavior('deny').find((r) => applies(r, d, f, 'any'));
+  if (denyRule) {
+    return { behavior: 'deny', decidedBy: `rule:${describeRule(denyRule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied by the rule ${formatRule(denyRule)} (${denyRule.source}).` };
+  }
+  if (d.hook?.behavior === 'deny') {
+    return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
+  }
+  if (d.mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', ...pinned };
+
+  const ask = (decidedBy: string, reasonType: ReasonType, reason: string): Decision => ({
+    behavior: 'ask',
+    decidedBy,
+    reasonType,
+    reason,
+    ...(f.path && !f.inside ? { blockedPath: f.path.real } : {}),
+    suggestions: suggestionsFor(d, f),
+    howToAllow: howToAllow(d, f),
+    ...pinned,
+  });
+
+  const askRule = d.rules.byBehavior('ask').find((r) => applies(r, d, f, 'any'));
+  if (askRule) return ask(`rule:${describeRule(askRule)}`, 'rule', `The rule ${formatRule(askRule)} (${askRule.source}) requires asking.`);
+  if (d.hook?.behavior === 'allow') return { behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', ...pinned };
+  if (d.hook?.behavior === 'ask') return ask(`hook:${d.hook.source}`, 'hook', d.hook.reason ?? 'A PreToolUse hook asked for confirmation.');
+
+  const allowRules = d.rules.byBehavior('allow');
+  if (f.subject.kind === 'command') {
+    const covered = commandCovered(allowRules, d, f);
+    if (covered) return { behavior: 'allow', decidedBy: `rule:${covered.map(describeRule).join('+')}`, reasonType: covered.length > 1 ? 'subcommandResults' : 'rule' };
+  } else {
+    const allowRule = allowRules.find((r) => applies(r, d, f, 'all'));
+    if (allowRule) return { behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', ...pinned };
+  }
+  return modeDefault(d, f, ask, pinned);
+}
+
+function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType, reason: string) => Decision, pinned: { pinnedRealPath?: string }): Decision {
+  const s = f.subject;
+  let readOnly = false;
+  try {
+    readOnly = d.tool.isReadOnly(d.input) === true;
+  } catch {
+    readOnly = false;
+  }
+  if (d.mode === 'plan' && !(s.kind === 'command' ? f.command?.readOnly : readOnly)) {
+    return { behavior: 'deny', decidedBy: 'mode:plan', reasonType: 'mode', message: `${d.tool.name} is not allowed in plan mode (read-only exploration). Present your plan instead.` };
+  }
+  switch (s.kind) {
+    case 'read':
+      if (f.inside) return { behavior: 'allow', decidedBy: `mode:${d.mode}`, reasonType: 'mode', ...pinned };
+      return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories.`);
+    case 'write':
+      if (!f.inside) return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories; writing there needs explicit permission.`);
+      if (d.mode === 'acceptEdits') return { behavior: 'allow', decidedBy: 'mode:acceptEdits', reasonType: 'mode', ...pinned };
+      return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} changes files; the ${d.mode} mode asks first.`);
+    case 'command':
+      if (f.command?.ok && f.command.readOnly) return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults' };
+      if (!f.command?.ok) return ask('analysis', 'other', f.command?.reasons[0] ?? 'This command cannot be analysed before it runs.');
+      return ask(`mode:${d.mode}`, 'mode', f.command.reasons[0] ?? 'This command may change the system.');
+    case 'fetch':
+      return ask(`mode:${d.mode}`, 'mode', 'Fetching a URL needs permission.');
+    case 'none':
+      if (readOnly) return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only`, reasonType: 'mode' };
+      return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} needs permission.`);
+  }
+}

@@ -1,0 +1,119 @@
+// Does a rule apply to a call? Bash rules are matched per parsed command segment; path rules with gitignore-style
+// anchoring against both the written and the real path; WebFetch by domain; MCP by server prefix.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import picomatch from 'picomatch';
+import type { ResolvedPath } from './paths.js';
+import type { PermissionRule } from './rules.js';
+
+/** The shell analysis the permission engine needs (implemented by tools/shell). */
+export interface CommandSegments {
+  /** False when the parser could not understand the command: such a command is never covered by allow rules. */
+  ok: boolean;
+  /** Canonical text of every simple command (wrappers stripped, quotes removed), in order. */
+  segments: string[];
+  /** Every segment is a known read-only command with no redirection, substitution or background. */
+  readOnly: boolean;
+  /** Why it could not be analysed or is not read-only, for the host's prompt. */
+  reasons: string[];
+}
+
+export interface CommandAnalyzer {
+  analyze(command: string): Promise<CommandSegments>;
+}
+
+export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'NotebookRead', 'LS']);
+export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit']);
+
+/** The tool-name part of a rule applies to this tool. */
+export function ruleNamesTool(rule: PermissionRule, toolName: string, subjectKind: string): boolean {
+  if (rule.toolName === toolName) return true;
+  if (rule.toolName.startsWith('mcp__')) {
+    const parts = rule.toolName.split('__');
+    // mcp__server and mcp__server__* cover every tool of the server.
+    if (parts.length === 2 || (parts.length === 3 && parts[2] === '*')) return toolName.startsWith(`mcp__${parts[1]}__`);
+    return false;
+  }
+  if (rule.ruleContent === undefined) return false;
+  // Read(...) path rules cover every reading tool; Edit(...)/Write(...) every editing tool.
+  if (rule.toolName === 'Read' && subjectKind === 'read' && READ_TOOLS.has(toolName)) return true;
+  if ((rule.toolName === 'Edit' || rule.toolName === 'Write') && subjectKind === 'write' && EDIT_TOOLS.has(toolName)) return true;
+  return false;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Bash rule content vs one canonical segment: `cmd:*` prefix (word boundary), `*` wildcards, or exact. */
+export function bashContentMatches(content: string, segment: string): boolean {
+  const seg = segment.trim();
+  if (content.endsWith(':*')) {
+    const prefix = content.slice(0, -2).trim();
+    return seg === prefix || seg.startsWith(`${prefix} `);
+  }
+  if (content.includes('*')) {
+    const body = content.split('*').map(escapeRegex).join('.*');
+    if (new RegExp(`^${body}$`, 's').test(seg)) return true;
+    // `git *` also covers a bare `git`.
+    if (content.endsWith(' *')) return seg === content.slice(0, -2).trim();
+    return false;
+  }
+  return seg === content.trim();
+}
+
+const GLOB_CHARS = /[*?[\]{}!]/;
+
+/** Absolute glob for a Read/Edit rule specifier (anchoring rules of protocol.md §6.5). */
+export function pathPattern(content: string, baseDir: string, cwd: string): string {
+  let p: string;
+  if (content.startsWith('//')) p = content.slice(1);
+  else if (content.startsWith('~/')) p = join(homedir(), content.slice(2));
+  else if (content.startsWith('/')) p = join(baseDir, content);
+  else if (content.startsWith('./')) p = join(cwd, content.slice(2));
+  else if (!content.replace(/\/$/, '').includes('/')) p = join(cwd, '**', content); // gitignore: any depth
+  else p = join(cwd, content);
+  if (p.endsWith('/')) p += '**';
+  // A plain path (no glob) covers the path itself and everything under it.
+  return GLOB_CHARS.test(p) ? p : `${p}{,/**}`;
+}
+
+const matcherCache = new Map<string, (s: string) => boolean>();
+function globMatch(pattern: string, path: string): boolean {
+  let m = matcherCache.get(pattern);
+  if (!m) {
+    m = picomatch(pattern, { dot: true });
+    if (matcherCache.size > 1000) matcherCache.clear();
+    matcherCache.set(pattern, m);
+  }
+  return m(path);
+}
+
+export function pathRuleMatches(rule: PermissionRule, p: string, cwd: string): boolean {
+  if (rule.ruleContent === undefined) return true;
+  return globMatch(pathPattern(rule.ruleContent, rule.baseDir, cwd), p);
+}
+
+/** For deny/ask: either form of the path matching is enough. */
+export function pathRuleMatchesEither(rule: PermissionRule, p: ResolvedPath, cwd: string): boolean {
+  return pathRuleMatches(rule, p.asWritten, cwd) || pathRuleMatches(rule, p.real, cwd);
+}
+
+/** For allow: both forms must match, so a symlink cannot widen an allow rule. */
+export function pathRuleMatchesBoth(rule: PermissionRule, p: ResolvedPath, cwd: string): boolean {
+  return pathRuleMatches(rule, p.asWritten, cwd) && pathRuleMatches(rule, p.real, cwd);
+}
+
+export function webFetchRuleMatches(rule: PermissionRule, url: string): boolean {
+  if (rule.ruleContent === undefined) return true;
+  const m = /^domain:(.+)$/.exec(rule.ruleContent.trim());
+  if (!m) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  const domain = (m[1] as string).toLowerCase();
+  return host === domain || host.endsWith(`.${domain}`);
+}
