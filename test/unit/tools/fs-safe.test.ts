@@ -1,0 +1,213 @@
+import { execFileSync } from 'node:child_process';
+import { constants, chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  NotRegularFileError,
+  PathChangedError,
+  openVerified,
+  readFileVerified,
+  updateFileVerified,
+  writeFileVerified,
+} from '../../../src/tools/fs-safe.js';
+import { createWriteTool } from '../../../src/tools/builtin/write.js';
+import { type Sandbox, run, sandbox } from './support.js';
+
+let sb: Sandbox;
+beforeEach(() => {
+  sb = sandbox();
+});
+afterEach(() => sb.cleanup());
+
+/** The permission layer's view of a path: what it approves. */
+const check = (p: string): string => realpathSync(p);
+
+/** Points `link` somewhere else, as an attacker racing the permission check would. */
+function swap(link: string, to: string): void {
+  unlinkSync(link);
+  symlinkSync(to, link);
+}
+
+describe.each([
+  { name: 'via /proc/self/fd', procFs: undefined },
+  { name: 'via the dev/ino fallback', procFs: false as const },
+])('symlink swapped between the permission check and the open ($name)', ({ procFs }) => {
+  it('refuses the write and changes neither file', async () => {
+    const approved = join(sb.dir, 'approved.txt');
+    const secret = join(sb.dir, 'secret.txt');
+    const link = join(sb.dir, 'link.txt');
+    writeFileSync(approved, 'approved\n');
+    writeFileSync(secret, 'secret\n');
+    symlinkSync(approved, link);
+    const pinned = check(link);
+    swap(link, secret);
+    const err = await writeFileVerified(link, 'pwned\n', { pinnedRealPath: pinned, ...(procFs === false ? { procFs } : {}) }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PathChangedError);
+    expect((err as PathChangedError).message).toBe(
+      `${link}: the file changed (symlink swap?) between the permission check and the open; nothing was written`,
+    );
+    expect({ approved: readFileSync(approved, 'utf8'), secret: readFileSync(secret, 'utf8') }).toEqual({ approved: 'approved\n', secret: 'secret\n' });
+  });
+
+  it('refuses the read', async () => {
+    const approved = join(sb.dir, 'approved.txt');
+    const secret = join(sb.dir, 'secret.txt');
+    const link = join(sb.dir, 'link.txt');
+    writeFileSync(approved, 'approved\n');
+    writeFileSync(secret, 'secret\n');
+    symlinkSync(approved, link);
+    const pinned = check(link);
+    swap(link, secret);
+    await expect(readFileVerified(link, { pinnedRealPath: pinned, ...(procFs === false ? { procFs } : {}) })).rejects.toThrow(
+      'between the permission check and the open; nothing was read',
+    );
+  });
+
+  it('still opens the approved file when nothing changed', async () => {
+    const approved = join(sb.dir, 'approved.txt');
+    const link = join(sb.dir, 'link.txt');
+    writeFileSync(approved, 'v1\n');
+    symlinkSync(approved, link);
+    const r = await writeFileVerified(link, 'v2\n', { pinnedRealPath: check(link), ...(procFs === false ? { procFs } : {}) });
+    expect({ created: r.created, previous: r.previous?.toString(), realPath: r.realPath, now: readFileSync(approved, 'utf8') }).toEqual({
+      created: false,
+      previous: 'v1\n',
+      realPath: approved,
+      now: 'v2\n',
+    });
+  });
+
+  it('refuses to create a new file through a parent directory swapped for a symlink, and removes what it created', async () => {
+    const good = join(sb.dir, 'good');
+    const evil = join(sb.dir, 'evil');
+    mkdirSync(good);
+    mkdirSync(evil);
+    const parent = join(sb.dir, 'parent');
+    symlinkSync(good, parent);
+    const pinned = join(check(parent), 'new.txt'); // the permission layer approves good/new.txt
+    swap(parent, evil);
+    await expect(
+      writeFileVerified(join(parent, 'new.txt'), 'data', { pinnedRealPath: pinned, ...(procFs === false ? { procFs } : {}) }),
+    ).rejects.toBeInstanceOf(PathChangedError);
+    expect({ good: existsSync(join(good, 'new.txt')), evil: existsSync(join(evil, 'new.txt')) }).toEqual({ good: false, evil: false });
+  });
+});
+
+describe('Write with a pinned real path', () => {
+  it('refuses when the symlink is swapped after validation (the permission check) and before the call', async () => {
+    const tool = createWriteTool();
+    const approved = join(sb.dir, 'notes.txt');
+    const secret = join(sb.dir, 'secret.txt');
+    const link = join(sb.dir, 'link.txt');
+    writeFileSync(secret, 'secret\n');
+    symlinkSync(approved, link); // dangling until swapped: Write would create notes.txt
+    const input = { file_path: link, content: 'hello\n' };
+    // Validation and the permission check happen first...
+    expect(await tool.validateInput?.(input, { shared: sb.shared, env: sb.env })).toEqual({ ok: true });
+    const pinned = approved;
+    // ...then the link is pointed at a file that was never approved.
+    swap(link, secret);
+    const err = await tool.call(input, sb.ctx({ pinnedRealPath: pinned })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PathChangedError);
+    expect({ secret: readFileSync(secret, 'utf8'), approvedExists: existsSync(approved) }).toEqual({ secret: 'secret\n', approvedExists: false });
+  });
+
+  it('writes when the pinned path is the file', async () => {
+    const target = join(sb.dir, 'a.txt');
+    const r = await run(createWriteTool(), { file_path: target, content: 'x' }, sb, { pinnedRealPath: target });
+    expect(r.kind).toBe('ok');
+    expect(readFileSync(target, 'utf8')).toBe('x');
+  });
+});
+
+describe('openVerified', () => {
+  it('reports the real path of the descriptor and its stat', async () => {
+    const f = join(sb.dir, 'f.txt');
+    writeFileSync(f, 'abc');
+    symlinkSync(f, join(sb.dir, 'l'));
+    const v = await openVerified(join(sb.dir, 'l'), constants.O_RDONLY);
+    await v.handle.close();
+    expect({ realPath: v.realPath, size: v.stat.size }).toEqual({ realPath: f, size: 3 });
+  });
+
+  it('refuses a directory', async () => {
+    const err = await openVerified(sb.dir, constants.O_RDONLY).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotRegularFileError);
+    expect((err as NotRegularFileError).kind).toBe('directory');
+  });
+
+  it('refuses a FIFO without blocking on it', async () => {
+    const fifo = join(sb.dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const err = await openVerified(fifo, constants.O_RDONLY).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotRegularFileError);
+    expect((err as NotRegularFileError).kind).toBe('other');
+  });
+});
+
+describe('writeFileVerified', () => {
+  it('creates parent directories and reports a created file', async () => {
+    const f = join(sb.dir, 'a', 'b', 'c.txt');
+    const r = await writeFileVerified(f, 'new', { createParents: true });
+    expect({ created: r.created, previous: r.previous, realPath: r.realPath, content: readFileSync(f, 'utf8') }).toEqual({
+      created: true,
+      previous: undefined,
+      realPath: f,
+      content: 'new',
+    });
+  });
+
+  it('overwrites in place: shorter content truncates, the mode is kept', async () => {
+    const f = join(sb.dir, 'x.sh');
+    writeFileSync(f, 'a long original content\n');
+    chmodSync(f, 0o750);
+    await writeFileVerified(f, 'short\n');
+    expect({ content: readFileSync(f, 'utf8'), mode: statSync(f).mode & 0o777 }).toEqual({ content: 'short\n', mode: 0o750 });
+  });
+
+  it('leaves the file untouched when beforeWrite throws', async () => {
+    const f = join(sb.dir, 'keep.txt');
+    writeFileSync(f, 'original\n');
+    await expect(
+      writeFileVerified(f, 'replaced\n', {
+        beforeWrite: () => {
+          throw new Error('stale');
+        },
+      }),
+    ).rejects.toThrow('stale');
+    expect(readFileSync(f, 'utf8')).toBe('original\n');
+  });
+
+  it('removes a file it created when beforeWrite refuses it', async () => {
+    const f = join(sb.dir, 'fresh.txt');
+    // beforeWrite sees undefined for a created file; a refusal then must not leave an empty file behind.
+    await expect(
+      writeFileVerified(f, 'x', {
+        beforeWrite: () => {
+          throw new Error('no');
+        },
+      }),
+    ).rejects.toThrow('no');
+    expect(existsSync(f)).toBe(false);
+  });
+});
+
+describe('updateFileVerified', () => {
+  it('replaces the content through one descriptor and returns both versions', async () => {
+    const f = join(sb.dir, 'u.txt');
+    writeFileSync(f, 'one two\n');
+    const r = await updateFileVerified(f, ({ data }) => data.toString().replace('one', '1'));
+    expect({ previous: r.previous.toString(), next: r.next.toString(), disk: readFileSync(f, 'utf8') }).toEqual({
+      previous: 'one two\n',
+      next: '1 two\n',
+      disk: '1 two\n',
+    });
+  });
+
+  it('fails with ENOENT for a missing file and creates nothing', async () => {
+    const f = join(sb.dir, 'missing.txt');
+    await expect(updateFileVerified(f, () => 'x')).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(existsSync(f)).toBe(false);
+    rmSync(f, { force: true });
+  });
+});
