@@ -1,0 +1,31 @@
+# agentd in a container: stdout carries protocol frames only (logs go to stderr), tini reaps tool processes and
+# forwards signals, and the daemon runs as an unprivileged user.
+#   docker build -t agentd .
+#   docker run -i --rm -e ANTHROPIC_API_KEY -v "$PWD:/workspace" agentd
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --omit=optional skips the native claude binary the SDK devDependency pulls in (only benchmarks use it).
+RUN npm ci --omit=optional --no-audit --no-fund
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY protocol ./protocol
+COPY src ./src
+COPY bin ./bin
+RUN node scripts/build.mjs && npm prune --omit=dev --omit=optional
+
+FROM node:20-bookworm-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini ripgrep bash git ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
+RUN mkdir -p /workspace && chown node:node /workspace
+USER node
+ENV NODE_ENV=production
+WORKDIR /workspace
+ENTRYPOINT ["/usr/bin/tini", "-g", "--", "node", "/app/dist/agentd.mjs"]
+CMD ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]
