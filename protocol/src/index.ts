@@ -1,14 +1,27 @@
 // The wire contract of agentd. Everything a frame can be is defined here and nowhere else.
 import * as z from 'zod/mini';
 import {
+  InitializeRequest,
+  InitializeResponse,
+  InterruptRequest,
+  InterruptResponse,
+  SetMaxThinkingTokensRequest,
+  SetModelRequest,
+  SetPermissionModeRequest,
+} from './control.js';
+import {
+  ControlCancelRequest,
   ControlResponseErrorFrame,
   ControlResponseSuccessFrame,
+  InboundControlRequestEnvelope,
+  InboundControlResponse,
   OutboundControlCancelFrame,
   OutboundKeepAliveFrame,
 } from './envelope.js';
-import { HookCallbackRequest } from './hooks.js';
+import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
 import {
   AssistantFrame,
+  InboundUserFrame,
   ResultErrorFrame,
   ResultSuccessFrame,
   StreamEventFrame,
@@ -21,10 +34,11 @@ import {
   SystemProtocolErrorFrame,
   SystemSessionStateChangedFrame,
   SystemStatusFrame,
+  SystemUsageFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
-import { CanUseToolRequest } from './permissions.js';
+import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
 export * from './control.js';
 export * from './envelope.js';
@@ -60,6 +74,7 @@ export const OutboundFrame = z.union([
   SystemHookStartedFrame,
   SystemHookProgressFrame,
   SystemHookResponseFrame,
+  SystemUsageFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,
@@ -86,4 +101,21 @@ export const NAMED_SCHEMAS = {
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,
+  // Payloads agentd sends inside control frames.
+  CanUseToolRequest,
+  HookCallbackRequest,
+  InitializeResponse,
+  InterruptResponse,
+  // Inbound (host → agentd): frames, control request payloads and the host's answers.
+  InboundUserFrame,
+  InboundControlRequestEnvelope,
+  InitializeRequest,
+  InterruptRequest,
+  SetPermissionModeRequest,
+  SetModelRequest,
+  SetMaxThinkingTokensRequest,
+  InboundControlResponse,
+  ControlCancelRequest,
+  PermissionResult,
+  HookJSONOutput,
 } as const;

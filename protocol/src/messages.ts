@@ -362,3 +362,21 @@ export const SystemHookResponseFrame = z.strictObject({
   exit_code: z.optional(z.number()),
   outcome: z.enum(['success', 'error', 'cancelled']),
 });
+
+/** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
+export const SystemUsageFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('agentd_usage'),
+  model: z.string(),
+  call: z.strictObject({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    cache_creation_input_tokens: z.number(),
+    cache_read_input_tokens: z.number(),
+    cost_usd: z.number(),
+  }),
+  turn_cost_usd: z.number(),
+  total_cost_usd: z.number(),
+  ...Ids,
+});
+export type SystemUsageFrame = z.infer<typeof SystemUsageFrame>;

@@ -184,6 +184,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
     includeHookEvents: opts.includeHookEvents,
+    usageFrames: opts.usageFrames,
     sessionState: sessionStateMode,
     agentdVersion: AGENTD_VERSION,
     initInfo: (): InitInfo => ({

@@ -89,6 +89,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'scenario-record', kind: 'value', status: 'yes', help: 'Append every model request as NDJSON here (env AGENTD_SCENARIO_RECORD)' },
   { name: 'max-line-bytes', kind: 'value', status: 'yes', help: 'Inbound line cap in bytes (default 67108864)' },
   { name: 'log-level', kind: 'value', status: 'yes', help: 'fatal | error | warn | info | debug | trace | silent' },
+  { name: 'usage-frames', kind: 'boolean', status: 'yes', help: 'Emit system/agentd_usage (cost so far) after every model call (env AGENTD_USAGE_FRAMES=1)' },
   { name: 'permission-prompt-timeout-ms', kind: 'value', status: 'yes', help: 'Deny a host permission request unanswered after this long (default: none)' },
 ];
 

@@ -23,6 +23,7 @@ export interface CliOptions {
   prompt: string | undefined;
   includePartialMessages: boolean;
   includeHookEvents: boolean;
+  usageFrames: boolean;
   replayUserMessages: boolean;
   showVersion: boolean;
   showHelp: boolean;
@@ -207,6 +208,7 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     prompt: p.positionals.length ? p.positionals.join(' ') : undefined,
     includePartialMessages: flag(p, 'include-partial-messages'),
     includeHookEvents: flag(p, 'include-hook-events'),
+    usageFrames: flag(p, 'usage-frames') || env['AGENTD_USAGE_FRAMES'] === '1',
     replayUserMessages: flag(p, 'replay-user-messages'),
     showVersion: flag(p, 'version'),
     showHelp: flag(p, 'help'),

@@ -30,6 +30,8 @@ export interface ProjectorOptions {
   sessionId: string;
   includePartialMessages: boolean;
   includeHookEvents: boolean;
+  /** Emit system/agentd_usage after every model call (--usage-frames; off by default: SDK apps log unknown subtypes). */
+  usageFrames: boolean;
   sessionState: SessionStateMode;
   agentdVersion: string;
   initInfo: () => InitInfo;
@@ -207,6 +209,18 @@ export class Projector {
         });
       case 'turn_result':
         return this.out.write(this.result(ev.result));
+      case 'usage':
+        if (!this.o.usageFrames) return undefined;
+        return this.out.write({
+          type: 'system',
+          subtype: 'agentd_usage',
+          model: ev.model,
+          call: ev.call,
+          turn_cost_usd: ev.turnCostUsd,
+          total_cost_usd: ev.totalCostUsd,
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
       case 'hook_started':
         if (!this.o.includeHookEvents) return undefined;
         return this.out.write({ type: 'system', subtype: 'hook_started', hook_id: ev.hookId, hook_name: ev.hookName, hook_event: ev.hookEvent, uuid: this.o.newUuid(), session_id: sid });

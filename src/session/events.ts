@@ -170,6 +170,14 @@ export type SessionEvent =
       reason?: string;
     }
   | { type: 'turn_result'; result: TurnResult }
+  | {
+      /** After every model call: what it cost and the running totals, so a host can stop a run that overspends. */
+      type: 'usage';
+      model: string;
+      call: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; cost_usd: number };
+      turnCostUsd: number;
+      totalCostUsd: number;
+    }
   | { type: 'hook_started'; hookId: string; hookName: string; hookEvent: string }
   | {
       type: 'hook_response';

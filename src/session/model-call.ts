@@ -40,6 +40,8 @@ export interface RoundContext {
   model: string;
   fallbackModel: string | undefined;
   emitStreamEvents: boolean;
+  /** Cost of this turn so far (for the per-call usage event). */
+  turnCost: { value: number };
   /** The session's shared tool context; tools' context modifiers replace `current`. */
   shared: { current: SharedToolContext };
 }
@@ -126,7 +128,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       if (!acc.stopped) throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop.');
       if (watchdog) clearTimeout(watchdog);
       rc.addApiMs(deps.now() - started);
-      rc.ledger.record(acc.model ?? model, acc.usage, rc.turnUsage);
+      await recordUsage(rc, acc.model ?? model, acc.usage);
       executor.release();
       const records = await executor.settle();
       return { kind: 'complete', blocks: acc.completedBlocks(), records, stopReason: acc.stopReason, model: acc.model ?? model };
@@ -136,9 +138,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       if (turnSignal.aborted) {
         // User interrupt (or shutdown): keep what is real, close the cut message for stream consumers.
         const kept = acc.keptOnAbort();
-        if (acc.started) {
-          rc.ledger.record(acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, estimateOutput(kept.blocks)) }, rc.turnUsage);
-        }
+        if (acc.started) await recordUsage(rc, acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, estimateOutput(kept.blocks)) });
         if (kept.partialText) {
           await rc.emit({
             type: 'assistant_block',
@@ -156,7 +156,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       const error = toModelError(err);
       executor.discard();
       await executor.settle();
-      if (acc.started) rc.ledger.record(acc.model ?? model, acc.usage, rc.turnUsage);
+      if (acc.started) await recordUsage(rc, acc.model ?? model, acc.usage);
       if (error.kind === 'overloaded') overloads++;
       else overloads = 0;
       if (!error.retryable || attempt >= policy.maxAttempts) {
@@ -184,6 +184,25 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       }
     }
   }
+}
+
+async function recordUsage(rc: RoundContext, model: string, usage: Usage): Promise<void> {
+  const before = rc.ledger.totalCostUsd;
+  const c = rc.ledger.record(model, usage, rc.turnUsage);
+  rc.turnCost.value += rc.ledger.totalCostUsd - before;
+  await rc.emit({
+    type: 'usage',
+    model,
+    call: {
+      input_tokens: usage.input_tokens,
+      output_tokens: usage.output_tokens,
+      cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+      cost_usd: c.costUsd,
+    },
+    turnCostUsd: rc.turnCost.value,
+    totalCostUsd: rc.ledger.totalCostUsd,
+  });
 }
 
 function retryErrorName(e: ModelApiError): string {

@@ -88,6 +88,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   let resultText = '';
   let stopReason: string | null = null;
   const turnUsage = emptyTurnUsage();
+  const turnCost = { value: 0 };
   const denials: PermissionDenialInfo[] = [];
 
   await tc.emit({ type: 'turn_started', userMessageUuids: [input.uuid] });
@@ -179,6 +180,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
       model: settings.model,
       fallbackModel: settings.fallbackModel,
       emitStreamEvents: tc.emitStreamEvents,
+      turnCost,
       shared: tc.shared,
     });
 

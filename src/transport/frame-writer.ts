@@ -29,6 +29,9 @@ export class FrameWriter {
   private closed = false;
   private waiters: Array<() => void> = [];
   private readonly flushNow = (): void => this.flush();
+  // Called when the stream has taken a chunk off its buffer. Without it, a write the stream accepted without
+  // asking for 'drain' (its mark above ours) would leave waiters over our mark with no event to wake them.
+  private readonly written = (): void => this.release();
 
   constructor(
     private readonly out: Writable,
@@ -80,7 +83,8 @@ export class FrameWriter {
   }
 
   private shrink(frame: unknown, bytes: number): string {
-    const shrunk = serializeFrame(shrinkToFit(frame, this.opts.maxLineBytes));
+    // Measured as it will be written: escaping U+2028/U+2029 doubles their size.
+    const shrunk = serializeFrame(shrinkToFit(frame, this.opts.maxLineBytes, serializeFrame));
     const type =
       typeof frame === 'object' && frame !== null && typeof (frame as { type?: unknown }).type === 'string'
         ? String((frame as { type: string }).type)
@@ -104,7 +108,7 @@ export class FrameWriter {
     const chunk = this.pending.length === 2 ? (this.pending[0] as string) + '\n' : this.pending.join('');
     this.pending = [];
     this.pendingBytes = 0;
-    const ok = this.out.write(chunk);
+    const ok = this.out.write(chunk, this.written);
     if (!ok) this.needDrain = true;
     else this.release();
   }

@@ -47,9 +47,13 @@ export function cutUtf8(s: string, maxBytes: number): string {
   return buf.subarray(0, end).toString('utf8');
 }
 
-export function shrinkToFit(frame: unknown, maxBytes: number): unknown {
+/**
+ * `serialize` must be the function that will write the frame (its size is what the budget is about); the
+ * default is plain JSON.
+ */
+export function shrinkToFit(frame: unknown, maxBytes: number, serialize: (v: unknown) => string = JSON.stringify): unknown {
   const root = clone(frame);
-  const size = (): number => Buffer.byteLength(JSON.stringify(root));
+  const size = (): number => Buffer.byteLength(serialize(root));
   for (let round = 0; round < 64; round++) {
     const total = size();
     if (total <= maxBytes) return root;
@@ -58,11 +62,13 @@ export function shrinkToFit(frame: unknown, maxBytes: number): unknown {
     const strings = leaves.filter((l) => l.kind === 'string').sort((a, b) => b.bytes - a.bytes);
     const biggest = strings[0];
     const excess = total - maxBytes;
-    // JSON escaping can make the serialized form longer than the raw bytes; leave generous headroom.
     if (biggest && biggest.bytes > 256) {
+      // Serializing never shortens text (each raw UTF-8 byte becomes at least one output byte), so cutting
+      // `excess` raw bytes plus room for the marker (plain text, no escapes) is enough, and keeps the most.
       const s = get(biggest) as string;
-      const keep = Math.max(0, biggest.bytes - excess * 2 - 256);
-      set(biggest, cutUtf8(s, keep) + MARKER(biggest.bytes - keep, maxBytes));
+      const markerRoom = Buffer.byteLength(MARKER(biggest.bytes, maxBytes));
+      const kept = cutUtf8(s, Math.max(0, biggest.bytes - excess - markerRoom));
+      set(biggest, kept + MARKER(biggest.bytes - Buffer.byteLength(kept), maxBytes));
       continue;
     }
     const arrays = leaves.filter((l) => l.kind === 'array').sort((a, b) => b.bytes - a.bytes);

@@ -95,8 +95,8 @@ export function sessionHarness(opts: {
 }
 
 /** Event kinds in order, compact, for whole-sequence assertions. */
-export function kinds(events: readonly SessionEvent[]): string[] {
-  return events.map((e) => {
+export function kinds(events: readonly SessionEvent[], opts: { usage?: boolean } = {}): string[] {
+  return events.filter((e) => opts.usage === true || e.type !== 'usage').map((e) => {
     switch (e.type) {
       case 'assistant_block':
         return `assistant:${e.block.type}${e.block.type === 'tool_use' ? `:${e.block.id}` : ''}${e.aborted ? ':aborted' : ''}${e.error ? `:${e.error}` : ''}`;
@@ -112,6 +112,8 @@ export function kinds(events: readonly SessionEvent[]): string[] {
         return `user_text:${e.text}`;
       case 'stream':
         return `stream:${e.event.type}`;
+      case 'usage':
+        return `usage:${e.call.cost_usd > 0 ? 'cost' : 'free'}`;
       default:
         return e.type;
     }

@@ -76,7 +76,7 @@ function answer(r: Rig, i: number, response: Record<string, unknown> | { error: 
   if (!f || f.type !== 'control_request') throw new Error(`frame ${i} is not a control_request`);
   r.client.handleResponse(
     'error' in response
-      ? { type: 'control_response', response: { subtype: 'error', request_id: f.request_id, error: response.error } }
+      ? { type: 'control_response', response: { subtype: 'error', request_id: f.request_id, error: String(response.error) } }
       : { type: 'control_response', response: { subtype: 'success', request_id: f.request_id, response } },
   );
 }

@@ -254,6 +254,27 @@ describe('session turns', () => {
     expect(await r).toMatchObject({ kind: 'error_max_budget_usd', numTurns: 2, totalCostUsd: 6 });
   });
 
+  it('reports usage and cost after every model call, with running totals', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'T', input: { ms: 1 } }], usage: { input_tokens: 1_000_000, output_tokens: 0 } } },
+          { reply: { content: [{ type: 'text', text: 'ok' }], usage: { input_tokens: 0, output_tokens: 100_000 } } },
+        ],
+      },
+      tools: [fakeTool('T', log)],
+      settings: { model: 'claude-sonnet-4-5' },
+    });
+    const r = h.ask('go');
+    await vi.runAllTimersAsync();
+    await r;
+    expect(h.events.filter((e) => e.type === 'usage')).toEqual([
+      { type: 'usage', model: 'claude-sonnet-4-5', call: { input_tokens: 1_000_000, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 3 }, turnCostUsd: 3, totalCostUsd: 3 },
+      { type: 'usage', model: 'claude-sonnet-4-5', call: { input_tokens: 0, output_tokens: 100_000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 1.5 }, turnCostUsd: 4.5, totalCostUsd: 4.5 },
+    ]);
+  });
+
   it('queues messages that arrive during a turn and answers each, in order', async () => {
     const h = sessionHarness({ scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'echo {{lastUserText}}' }], delays: { firstTokenMs: 50 } } }] } });
     const a = h.ask('one');

@@ -1,0 +1,126 @@
+// Reads a transcript file back: every line parsed on its own (a malformed line costs that line, never the file),
+// a torn last line from a killed process ignored, then the parentUuid chain walked back from a leaf, the way the
+// SDK's getSessionMessages does it.
+import type { ModelUsageTotals } from '../session/events.js';
+import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage } from './entries.js';
+
+export type ChainNode =
+  | { kind: 'user'; uuid: string; parentUuid: string | null; index: number; line: number; raw: Record<string, unknown>; entry: UserEntryIn }
+  | { kind: 'assistant'; uuid: string; parentUuid: string | null; index: number; line: number; raw: Record<string, unknown>; entry: AssistantEntryIn }
+  /** Attachments, system entries, progress, or a user/assistant line whose message did not validate: links only. */
+  | { kind: 'link'; uuid: string; parentUuid: string | null; index: number; line: number; raw: Record<string, unknown> };
+
+export interface ParsedTranscript {
+  /** Chain entries in file order (sidechain entries excluded). */
+  nodes: ChainNode[];
+  byUuid: Map<string, ChainNode>;
+  modelUsage: Record<string, ModelUsageTotals> | undefined;
+  warnings: string[];
+}
+
+const MAX_WARNINGS = 20;
+
+class Warnings {
+  readonly list: string[] = [];
+  private dropped = 0;
+  add(msg: string): void {
+    if (this.list.length < MAX_WARNINGS) this.list.push(msg);
+    else this.dropped++;
+  }
+  done(): string[] {
+    return this.dropped ? [...this.list, `… and ${this.dropped} more warnings`] : this.list;
+  }
+}
+
+function parseLine(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Parses a transcript held in memory. Never throws on content. */
+export function parseTranscript(buf: Buffer): ParsedTranscript {
+  const warnings = new Warnings();
+  const nodes: ChainNode[] = [];
+  const byUuid = new Map<string, ChainNode>();
+  let modelUsage: Record<string, ModelUsageTotals> | undefined;
+  let pos = 0;
+  let line = 0;
+  while (pos < buf.length) {
+    let end = buf.indexOf(0x0a, pos);
+    const terminated = end !== -1;
+    if (!terminated) end = buf.length;
+    line++;
+    const text = buf.toString('utf8', pos, end).trim();
+    pos = end + 1;
+    if (text === '') continue;
+    const parsed = parseLine(text);
+    if (!parsed.ok) {
+      warnings.add(
+        terminated
+          ? `line ${line}: not valid JSON; skipped`
+          : `line ${line}: incomplete last line (${Buffer.byteLength(text)} bytes), probably cut by a killed process; ignored`,
+      );
+      continue;
+    }
+    const value = parsed.value;
+    const usage = parseModelUsage(value);
+    if (usage) {
+      modelUsage = usage;
+      continue;
+    }
+    const linked = LinkedEntry.safeParse(value);
+    if (!linked.success) continue; // metadata (last-prompt, summary, custom-title, …) or an unknown type
+    const l = linked.data;
+    if (l.isSidechain === true || l.teamName !== undefined) continue;
+    const base = { uuid: l.uuid, parentUuid: l.parentUuid ?? null, index: nodes.length, line, raw: l };
+    let node: ChainNode;
+    if (l.type === 'user') {
+      const u = UserEntryIn.safeParse(value);
+      node = u.success ? { kind: 'user', ...base, entry: u.data } : { kind: 'link', ...base };
+      if (!u.success) warnings.add(`line ${line}: user entry ${l.uuid} has no valid message; kept only as a link`);
+    } else if (l.type === 'assistant') {
+      const a = AssistantEntryIn.safeParse(value);
+      node = a.success ? { kind: 'assistant', ...base, entry: a.data } : { kind: 'link', ...base };
+      if (!a.success) warnings.add(`line ${line}: assistant entry ${l.uuid} has no valid message; kept only as a link`);
+    } else {
+      node = { kind: 'link', ...base };
+    }
+    if (byUuid.has(node.uuid)) warnings.add(`line ${line}: duplicate uuid ${node.uuid}; the later entry wins`);
+    byUuid.set(node.uuid, node);
+    nodes.push(node);
+  }
+  return { nodes, byUuid, modelUsage, warnings: warnings.done() };
+}
+
+/** The last user/assistant entry in file order: where getSessionMessages starts walking. */
+export function defaultLeaf(t: ParsedTranscript): ChainNode | undefined {
+  for (let i = t.nodes.length - 1; i >= 0; i--) {
+    const n = t.nodes[i];
+    if (n && n.kind !== 'link') return n;
+  }
+  return undefined;
+}
+
+/** The chain from the root to `leaf`, following parentUuid. Stops (with a warning) at a missing parent or a cycle. */
+export function chainTo(t: ParsedTranscript, leaf: ChainNode, warnings: string[]): ChainNode[] {
+  const out: ChainNode[] = [];
+  const seen = new Set<string>();
+  let cur: ChainNode | undefined = leaf;
+  while (cur) {
+    if (seen.has(cur.uuid)) {
+      warnings.push(`entry ${cur.uuid} (line ${cur.line}) is part of a parentUuid cycle; history starts after it`);
+      break;
+    }
+    seen.add(cur.uuid);
+    out.push(cur);
+    const parent: string | null = cur.parentUuid;
+    if (parent === null) break;
+    const next = t.byUuid.get(parent);
+    if (!next) warnings.push(`entry ${cur.uuid} (line ${cur.line}) names a parent ${parent} that is not in the file; history starts there`);
+    cur = next;
+  }
+  return out.reverse();
+}
