@@ -32,6 +32,7 @@ import { DEFAULT_RETRY } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
@@ -137,6 +138,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       removed: opts.disallowedTools.filter((r) => !r.includes('(')),
     }),
   );
+
+  if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
   let resolveExit!: (code: number) => void;
   const exit = new Promise<number>((r) => {
@@ -283,7 +286,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
     }
     if (req.appendSystemPrompt) settings.systemPrompt = { ...settings.systemPrompt, append: req.appendSystemPrompt };
-    if (req.jsonSchema) settings.jsonSchema = req.jsonSchema;
+    if (req.jsonSchema) {
+      settings.jsonSchema = req.jsonSchema;
+      tools.add(createStructuredOutputTool(req.jsonSchema));
+    }
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
     hookRunner.setCallbacks(
       Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>

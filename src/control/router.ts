@@ -100,7 +100,7 @@ export class Router {
         // Only remote workers of Claude Code honour this; a local daemon changing its env mid-session is a
         // surprise. Refused, and said so.
         if (c.frame.request_id) await this.errorResponse(c.frame.request_id, 'not_allowed', 'update_environment_variables is not supported by agentd.');
-        else await this.d.projector.protocolError('not_allowed', 'update_environment_variables is not supported by agentd.', ev.lineNumber);
+        else await this.d.projector.protocolError('not_allowed', 'update_environment_variables is not supported by agentd.', ev.lineNumber, { lineBytes: ev.bytes });
         return;
       default:
         assertNever(c, 'inbound frame kind');

@@ -47,6 +47,8 @@ export interface CallRecord {
   interruptTurn?: boolean;
   /** A hook asked to stop the turn. */
   stopReason?: string;
+  /** The tool's structured output, for the session (e.g. StructuredOutput's answer). */
+  data?: unknown;
 }
 
 /** `analyzing`: waiting for an async concurrency-safety answer; it blocks the queue scan like `queued`. */
@@ -237,6 +239,7 @@ export class StreamingToolExecutor {
           block: r.block,
           outcome: r.outcome,
           additionalContext: r.additionalContext,
+          ...(r.outcome === 'success' ? { data: r.data } : {}),
           ...(r.denial ? { denial: r.denial } : {}),
           ...(r.interruptTurn ? { interruptTurn: true } : {}),
           ...(r.stopReason ? { stopReason: r.stopReason } : {}),

@@ -232,7 +232,8 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
       const so = useStructured ? round.records.find((r) => r.toolName === STRUCTURED_OUTPUT_TOOL) : undefined;
       if (so && so.outcome === 'success') {
         stopReason = 'tool_use';
-        return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput: structuredInput(round.blocks) });
+        resultText = '';
+        return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput: so.data ?? structuredInput(round.blocks) });
       }
       if (so && ++structuredRetries > MAX_STRUCTURED_RETRIES) return structuredExhausted();
       continue;

@@ -12,6 +12,12 @@ export class ToolRegistry {
     for (const t of tools) this.byName.set(t.name, t);
   }
 
+  /** Adds (or replaces) a tool, e.g. StructuredOutput once a JSON schema is known. */
+  add(tool: AnyTool): void {
+    this.byName.set(tool.name, tool);
+    this.defs = undefined;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeTool, type RunLog } from '../../support/fake-tools.js';
+import { createStructuredOutputTool } from '../../../src/tools/builtin/structured-output.js';
 import { kinds, sessionHarness } from '../../support/session-harness.js';
 
 beforeEach(() => {
@@ -273,6 +274,39 @@ describe('session turns', () => {
       { type: 'usage', model: 'claude-sonnet-4-5', call: { input_tokens: 1_000_000, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 3 }, turnCostUsd: 3, totalCostUsd: 3 },
       { type: 'usage', model: 'claude-sonnet-4-5', call: { input_tokens: 0, output_tokens: 100_000, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cost_usd: 1.5 }, turnCostUsd: 4.5, totalCostUsd: 4.5 },
     ]);
+  });
+
+  it('--json-schema: the answer comes through StructuredOutput, validated, with bounded retries', async () => {
+    const schema = { type: 'object', properties: { answer: { type: 'integer' } }, required: ['answer'], additionalProperties: false };
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          {
+            replies: [
+              { content: [{ type: 'text', text: 'The answer is 42.' }] },
+              { content: [{ type: 'tool_use', id: 'so1', name: 'StructuredOutput', input: { answer: 'forty-two' } }] },
+              { content: [{ type: 'tool_use', id: 'so2', name: 'StructuredOutput', input: { answer: 42 } }] },
+            ],
+          },
+        ],
+      },
+      tools: [createStructuredOutputTool(schema)],
+      settings: { jsonSchema: schema },
+    });
+    const r = h.ask('What is the answer?');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'success', structuredOutput: { answer: 42 }, numTurns: 3, resultText: '' });
+    expect(JSON.stringify(h.requests[1]?.messages.at(-1))).toContain('You must give your final answer by calling the StructuredOutput tool');
+    expect(JSON.stringify(h.requests[2]?.messages.at(-1))).toContain('/answer must be integer');
+
+    const never = sessionHarness({
+      scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'no' }] } }] },
+      tools: [createStructuredOutputTool(schema)],
+      settings: { jsonSchema: schema },
+    });
+    const r2 = never.ask('?');
+    await vi.runAllTimersAsync();
+    expect(await r2).toMatchObject({ kind: 'error_max_structured_output_retries', isError: true, numTurns: 4 });
   });
 
   it('queues messages that arrive during a turn and answers each, in order', async () => {

@@ -1,0 +1,47 @@
+// StructuredOutput: the synthetic tool through which a --json-schema answer is given (as in Claude Code). The
+// input is validated against the caller's JSON Schema with ajv; validation errors go back to the model, which
+// retries (the session bounds the retries).
+import { createRequire } from 'node:module';
+import * as z from 'zod/mini';
+import type { Tool } from '../tool.js';
+
+export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
+
+interface AjvLike {
+  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
+}
+
+function compile(schema: Record<string, unknown>): (data: unknown) => string[] {
+  // ajv is CommonJS; loaded only when a session asks for structured output.
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv') as { default: new (o: object) => AjvLike };
+  const ajv = new Ajv.default({ allErrors: true, strict: false });
+  const validate = ajv.compile(schema);
+  return (data) => (validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`));
+}
+
+/** The API needs an object schema for tool input; other schemas are wrapped as {value: …}. */
+function isObjectSchema(s: Record<string, unknown>): boolean {
+  return s['type'] === 'object' || (s['type'] === undefined && typeof s['properties'] === 'object');
+}
+
+export function createStructuredOutputTool(schema: Record<string, unknown>): Tool<Record<string, unknown>, unknown> {
+  const wrapped = !isObjectSchema(schema);
+  const inputJsonSchema = wrapped ? { type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false } : schema;
+  const check = compile(inputJsonSchema);
+  return {
+    name: STRUCTURED_OUTPUT_TOOL_NAME,
+    description:
+      'Give your final answer by calling this tool exactly once, at the end of your work, with input that matches its schema. Do not answer in plain text.',
+    inputSchema: z.record(z.string(), z.unknown()),
+    inputJsonSchema,
+    isConcurrencySafe: () => true,
+    isReadOnly: () => true,
+    interruptBehavior: 'cancel',
+    validateInput: (input) => {
+      const errors = check(input);
+      return errors.length ? { ok: false, message: `The output does not match the required JSON schema: ${errors.slice(0, 10).join('; ')}. Call ${STRUCTURED_OUTPUT_TOOL_NAME} again with corrected input.` } : { ok: true };
+    },
+    call: async (input) => ({ data: wrapped ? input['value'] : input, content: 'Structured output received.' }),
+  };
+}
