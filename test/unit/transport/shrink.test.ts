@@ -100,12 +100,23 @@ describe('shrinkToFit (property)', () => {
 });
 
 describe('shrinkToFit', () => {
-  it('cuts the longest string first and says how much it cut', () => {
+  it('cuts the longest string first, keeps as much of it as fits, and says how much it cut', () => {
     const frame = { type: 'user', small: 's'.repeat(300), large: 'L'.repeat(10_000) };
     const out = shrinkToFit(frame, 2000) as typeof frame;
     expect(out.small).toBe(frame.small);
-    expect(out.large).toMatch(/^L+…\[agentd: \d+ bytes cut to fit the 2000-byte line limit\]$/);
-    expect(Buffer.byteLength(JSON.stringify(out))).toBeLessThanOrEqual(2000);
+    const kept = out.large.indexOf('…');
+    expect(out.large).toBe(`${'L'.repeat(kept)}…[agentd: ${10_000 - kept} bytes cut to fit the 2000-byte line limit]`);
+    const bytes = Buffer.byteLength(JSON.stringify(out));
+    expect(bytes).toBeLessThanOrEqual(2000);
+    expect(bytes).toBeGreaterThan(2000 - 8);
+  });
+
+  it('budgets for escapes: text that serializes larger than its UTF-8 bytes still fits', () => {
+    const frame = { type: 'user', s: '\u0001"'.repeat(5000), t: '\u2028'.repeat(5000) };
+    for (const serialize of [JSON.stringify, serializeFrame]) {
+      const out = shrinkToFit(frame, 3000, serialize);
+      expect(Buffer.byteLength(serialize(out))).toBeLessThanOrEqual(3000);
+    }
   });
 
   it('drops the tail of the longest array when no long string is left', () => {
