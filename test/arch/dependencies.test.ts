@@ -1,0 +1,98 @@
+// The architecture, checked so it cannot silently erode: dependency direction, one home per third-party runtime
+// dependency, stdout discipline, file size.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/daemon.js';
+
+function files(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) out.push(...files(p));
+    else if (p.endsWith('.ts')) out.push(p);
+  }
+  return out;
+}
+
+const sources = [...files(join(ROOT, 'src')), ...files(join(ROOT, 'protocol/src'))].map((p) => ({
+  path: relative(ROOT, p),
+  text: readFileSync(p, 'utf8'),
+}));
+
+function imports(text: string, opts: { types?: boolean } = {}): string[] {
+  const out: string[] = [];
+  if (opts.types) for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+type\s[^'"]*?from\s+['"]([^'"]+)['"]/g)) out.push(m[1] as string);
+  // Type-only imports vanish at build time, so they do not count as runtime dependencies.
+  const re = /(?:^|\n)\s*(?:import|export)\s(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const m of text.matchAll(re)) out.push((m[1] ?? m[2] ?? m[3]) as string);
+  return out;
+}
+
+/** Resolves a relative import to a repo path prefix like "src/control/x". */
+function target(from: string, spec: string): string {
+  if (!spec.startsWith('.')) return spec;
+  return relative(ROOT, join(ROOT, from, '..', spec));
+}
+
+const CORE = ['src/session/', 'src/executor/', 'src/tools/', 'src/permissions/', 'src/hooks/', 'src/model/'];
+const ADAPTERS = ['protocol/', 'src/transport/', 'src/control/', 'src/cli/'];
+
+describe('architecture', () => {
+  it('the core never imports the protocol, transport, control or cli layers', () => {
+    const bad: string[] = [];
+    for (const f of sources.filter((s) => CORE.some((c) => s.path.startsWith(c)))) {
+      for (const i of imports(f.text, { types: true })) {
+        const t = target(f.path, i);
+        if (ADAPTERS.some((a) => t.startsWith(a))) bad.push(`${f.path} → ${t}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('the protocol package depends on nothing but zod', () => {
+    const bad = sources
+      .filter((s) => s.path.startsWith('protocol/'))
+      .flatMap((f) => imports(f.text).filter((i) => !i.startsWith('./') && i !== 'zod/mini').map((i) => `${f.path} → ${i}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('the transport knows bytes and lines only', () => {
+    const bad = sources
+      .filter((s) => s.path.startsWith('src/transport/'))
+      .flatMap((f) => imports(f.text).filter((i) => !i.startsWith('./') && !i.startsWith('node:')).map((i) => `${f.path} → ${i}`));
+    expect(bad).toEqual([]);
+  });
+
+  it('each third-party runtime dependency has one home', () => {
+    const homes: Record<string, (p: string) => boolean> = {
+      pino: (p) => p === 'src/log/logger.ts',
+      execa: (p) => p === 'src/tools/process.ts',
+      '@anthropic-ai/sdk': (p) => p === 'src/model/anthropic.ts',
+      'web-tree-sitter': (p) => p.startsWith('src/tools/shell/'),
+      ajv: (p) => p === 'src/tools/builtin/structured-output.ts',
+      tinyglobby: (p) => p.startsWith('src/tools/'),
+      picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
+      // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.
+      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/tools/') || p.startsWith('src/model/scripted/') || p === 'src/cli/settings.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
+    };
+    const bad: string[] = [];
+    for (const f of sources) {
+      for (const i of imports(f.text)) {
+        const home = homes[i] ?? (i === 'zod' ? () => false : undefined);
+        if (home && !home(f.path)) bad.push(`${f.path} imports ${i}`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('nothing writes to stdout behind the transport’s back', () => {
+    const bad = sources.filter((s) => /console\.(log|info|debug|table)\(|process\.stdout\.write/.test(s.text) && s.path !== 'src/cli/stdio.ts').map((s) => s.path);
+    expect(bad).toEqual([]);
+  });
+
+  it('files stay small enough to read', () => {
+    const big = sources.filter((s) => s.text.split('\n').length > 450).map((s) => `${s.path} (${s.text.split('\n').length} lines)`);
+    expect(big).toEqual([]);
+  });
+});
