@@ -8,7 +8,7 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
     rules: [
       {
         name: 'explore',
-        when: { hasToolResults: false, hasTool: 'Glob' },
+        when: { hasToolResults: false, hasTool: 'Glob', lastUserText: { regex: 'workspace|files|project', flags: 'i' } },
         reply: {
           content: [
             { type: 'thinking', thinking: 'The user wants to know about the workspace. I will list the files and read the notes in parallel, and count lines with the shell.' },
