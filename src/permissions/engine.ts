@@ -203,6 +203,7 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
   } catch {
     readOnly = false;
   }
+  if (s.kind === 'session') return { behavior: 'allow', decidedBy: `mode:${d.mode}:session-state`, reasonType: 'mode' };
   if (d.mode === 'plan' && !(s.kind === 'command' ? f.command?.readOnly : readOnly)) {
     return { behavior: 'deny', decidedBy: 'mode:plan', reasonType: 'mode', message: `${d.tool.name} is not allowed in plan mode (read-only exploration). Present your plan instead.` };
   }

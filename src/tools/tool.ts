@@ -66,6 +66,8 @@ export type PermissionSubject =
   | { kind: 'write'; path: string }
   | { kind: 'command'; command: string }
   | { kind: 'fetch'; url: string }
+  /** Changes only agentd's own session state (todo list, structured answer): allowed unless a rule says otherwise. */
+  | { kind: 'session' }
   | { kind: 'none' };
 
 export interface Tool<I = unknown, O = unknown> {

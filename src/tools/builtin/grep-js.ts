@@ -206,7 +206,10 @@ export function compileRegex(q: Pick<GrepQuery, 'pattern' | 'ignoreCase' | 'mult
 
 export async function searchWithJs(q: GrepQuery, signal: AbortSignal): Promise<GrepEngineResult> {
   const re = compileRegex(q);
+  signal.throwIfAborted();
   const files = await listFiles(q, signal);
+  // tinyglobby returns what it has when aborted; an aborted search must not look like a complete one.
+  signal.throwIfAborted();
   const result: GrepEngineResult = { files: [], counts: [], lines: [] };
   const state = { printed: false };
   const BATCH = 16;

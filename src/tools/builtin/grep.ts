@@ -1,15 +1,15 @@
-// Grep: ripgrep when it is on PATH, a pure-JS engine otherwise (grep-js.ts). Both produce the same formats; the
+// Grep: ripgrep when it is on PATH (run by rg-run.ts), a pure-JS engine otherwise (grep-js.ts). Both produce the same formats; the
 // Output says which one ran (`engine`), since their regex dialects and ignore handling differ at the edges.
 // Results are paginated like `| tail -n +offset | head -n limit` (250 by default) to protect the context.
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { execa } from 'execa';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { statIfExists } from './file-common.js';
 import { byMtimeDesc, mtimes } from './glob.js';
 import { compileRegex, searchWithJs } from './grep-js.js';
+import { runRg } from './rg-run.js';
 import { type GrepEngineResult, type GrepMode, type GrepQuery, comparePaths, splitGlobs } from './grep-query.js';
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -109,33 +109,19 @@ function rgArgs(q: GrepQuery): string[] {
 }
 
 async function searchWithRg(rg: string, q: GrepQuery, ctx: ToolCallContext, timeoutMs: number): Promise<GrepEngineResult> {
-  const sub = execa(rg, rgArgs(q), {
-    env: ctx.env.childEnv,
-    extendEnv: false,
-    stdin: 'ignore',
-    reject: false,
-    stripFinalNewline: false,
-    maxBuffer: RG_MAX_BUFFER,
-    timeout: timeoutMs,
-    cancelSignal: ctx.signal,
-    detached: true,
+  const r = await runRg(rg, rgArgs(q), {
+    // rg matches globs containing a slash against paths relative to its cwd: make that the search root.
+    cwd: q.rootIsFile ? dirname(q.root) : q.root,
+    env: ctx.env,
+    signal: ctx.signal,
+    timeoutMs,
+    maxBytes: RG_MAX_BUFFER,
   });
-  const untrack = sub.pid !== undefined ? ctx.env.trackProcessGroup(sub.pid) : () => undefined;
-  let r;
-  try {
-    r = await sub;
-  } finally {
-    untrack();
-  }
-  if (ctx.signal.aborted) throw ctx.signal.reason;
-  const incomplete = r.timedOut ? 'timeout' : r.isMaxBuffer ? 'output_cap' : undefined;
-  const stdout = typeof r.stdout === 'string' ? r.stdout : '';
+  const incomplete = r.timedOut ? 'timeout' : r.capped ? 'output_cap' : undefined;
+  const stdout = r.stdout;
   // Exit 1 = no match. Exit 2 = an error; with output it was a partial one (an unreadable file), keep the rest.
-  if (r.exitCode === 2 && stdout === '' && !incomplete) {
-    const stderr = typeof r.stderr === 'string' ? r.stderr.trim() : '';
-    throw new Error(stderr || 'ripgrep failed');
-  }
-  if (r.exitCode !== 0 && r.exitCode !== 1 && r.exitCode !== 2 && !incomplete) throw new Error(`ripgrep failed: ${r.shortMessage}`);
+  if (r.code === 2 && stdout === '' && !incomplete) throw new Error(r.stderr.trim() || 'ripgrep failed');
+  if (r.code !== 0 && r.code !== 1 && r.code !== 2 && !incomplete) throw new Error(`ripgrep failed (exit ${r.code ?? 'by signal'}): ${r.stderr.trim()}`);
   const lines = stdout.split('\n');
   // The last element is '' after a final newline, or a cut line when the output was capped.
   lines.pop();
@@ -237,6 +223,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool<GrepInput, Grep
       return { ok: true };
     },
     async call(input, ctx) {
+      ctx.signal.throwIfAborted();
       const root = searchRoot(input, ctx.shared.cwd);
       const st = await stat(root);
       const mode = input.output_mode ?? 'files_with_matches';

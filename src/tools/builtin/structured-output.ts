@@ -38,6 +38,7 @@ export function createStructuredOutputTool(schema: Record<string, unknown>): Too
     isConcurrencySafe: () => true,
     isReadOnly: () => true,
     interruptBehavior: 'cancel',
+    permissionSubject: () => ({ kind: 'session' }),
     validateInput: (input) => {
       const errors = check(input);
       return errors.length ? { ok: false, message: `The output does not match the required JSON schema: ${errors.slice(0, 10).join('; ')}. Call ${STRUCTURED_OUTPUT_TOOL_NAME} again with corrected input.` } : { ok: true };

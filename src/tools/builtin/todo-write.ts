@@ -44,7 +44,7 @@ export function createTodoWriteTool(): TodoWriteTool {
     isConcurrencySafe: () => false,
     isReadOnly: () => false,
     interruptBehavior: 'block',
-    permissionSubject: () => ({ kind: 'none' }),
+    permissionSubject: () => ({ kind: 'session' }),
     current: () => todos.map((t) => ({ ...t })),
     async call(input) {
       const oldTodos = todos;

@@ -171,7 +171,7 @@ export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetc
         body = 'redirect' in got ? { body: Buffer.alloc(0), cut: false } : await readCapped(got.res, maxBytes, signal);
       } catch (e) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
-        if (timeout.aborted) throw new Error(`Timed out after ${Math.round(timeoutMs / 1000)} s fetching ${input.url}.`);
+        if (timeout.aborted) throw new Error(`Timed out after ${timeoutMs} ms fetching ${input.url}.`);
         const cause = e instanceof Error && e.cause instanceof Error ? `: ${e.cause.message}` : '';
         throw new Error(`Failed to fetch ${input.url}: ${e instanceof Error ? e.message : String(e)}${cause}`);
       }

@@ -1,0 +1,216 @@
+// WebFetch against a loopback HTTP server started here (no network).
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WebFetchOutput as SdkWebFetchOutput } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { htmlToText } from '../../../src/tools/builtin/html-text.js';
+import { type WebFetchOutput, createWebFetchTool } from '../../../src/tools/builtin/web-fetch.js';
+import { type Sandbox, ok, run, sandbox } from './support.js';
+
+const HTML = `<!doctype html><html><head><title>Test &amp; Page</title><style>body{color:red}</style>
+<script>var secret = "do not show";</script></head>
+<body><nav><a href="/home">Home</a></nav>
+<h1>Hello&nbsp;world</h1>
+<p>First   paragraph with <b>bold</b> and a <a href="https://example.org/x">link</a>.</p>
+<!-- a comment -->
+<ul><li>one</li><li>two &lt;3</li></ul>
+<pre>  keep
+    indentation</pre>
+</body></html>`;
+
+const HTML_TEXT = `# Test & Page
+
+[Home](/home)
+
+# Hello world
+
+First paragraph with bold and a [link](https://example.org/x).
+
+- one
+- two <3
+
+  keep
+    indentation`;
+
+let server: Server;
+let base: string;
+let other: string;
+let seen: string[];
+let onHang: (() => void) | undefined;
+
+function route(req: IncomingMessage, res: ServerResponse): void {
+  const url = req.url ?? '/';
+  seen.push(url);
+  if (url === '/page') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HTML);
+  else if (url === '/plain') res.writeHead(200, { 'content-type': 'text/plain' }).end('just text\n');
+  else if (url === '/json') res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}');
+  else if (url === '/long') res.writeHead(200, { 'content-type': 'text/plain' }).end('0123456789'.repeat(5));
+  else if (url === '/same') res.writeHead(302, { location: '/plain' }).end();
+  else if (url === '/elsewhere') res.writeHead(301, { location: `${other}/plain` }).end();
+  else if (url === '/missing') res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
+  else if (url === '/binary') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2]));
+  else if (url === '/hang') onHang?.(); // never answers
+  else res.writeHead(500).end();
+}
+
+beforeAll(async () => {
+  server = createServer(route);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
+  // Same server, different host name: a cross-host redirect target.
+  other = `http://localhost:${port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+});
+
+let sb: Sandbox;
+let ticks: number;
+const fetchTool = (o: Parameters<typeof createWebFetchTool>[0] = {}) => createWebFetchTool({ now: () => (ticks += 5), ...o });
+beforeEach(() => {
+  sb = sandbox();
+  seen = [];
+  ticks = 0;
+  onHang = undefined;
+});
+afterEach(() => sb.cleanup());
+
+const NOTE = '[agentd has no secondary model, so your prompt was not applied: below is the page text itself. Extract what the prompt asks for from it.]';
+
+describe('WebFetch', () => {
+  it('returns an HTML page as readable text and says the prompt was not applied', async () => {
+    const result = `${NOTE}\nPrompt: Summarise\n\n${HTML_TEXT}`;
+    expect(await ok<WebFetchOutput>(fetchTool(), { url: `${base}/page`, prompt: 'Summarise' }, sb)).toEqual({
+      data: { bytes: Buffer.byteLength(HTML), code: 200, codeText: 'OK', result, durationMs: 5, url: `${base}/page` },
+      content: result,
+    });
+  });
+
+  it('returns text and JSON as they are', async () => {
+    const out = await ok<WebFetchOutput>(fetchTool(), { url: `${base}/json`, prompt: 'p' }, sb);
+    expect(out.content).toBe(`${NOTE}\nPrompt: p\n\n{"a":1}`);
+  });
+
+  it('caps the text and lets the model read on with offset', async () => {
+    const tool = fetchTool({ maxChars: 20 });
+    const first = await ok<WebFetchOutput>(tool, { url: `${base}/long`, prompt: 'p' }, sb);
+    expect(first.content).toBe(
+      `${NOTE}\nPrompt: p\nPage text, characters 0–20 of 50:\n\n01234567890123456789\n\n[Truncated: 30 more characters. Call WebFetch again with offset: 20 to read on.]`,
+    );
+    const last = await ok<WebFetchOutput>(tool, { url: `${base}/long`, prompt: 'p', offset: 40 }, sb);
+    expect(last.content).toBe(`${NOTE}\nPrompt: p\nPage text, characters 40–50 of 50:\n\n0123456789`);
+  });
+
+  it('stops reading the body at maxBytes', async () => {
+    const out = await ok<WebFetchOutput>(fetchTool({ maxBytes: 10 }), { url: `${base}/long`, prompt: 'p' }, sb);
+    expect({ bytes: out.data.bytes, content: out.content }).toEqual({
+      bytes: 10,
+      content: `${NOTE}\nPrompt: p\n(The response was cut at 10 bytes.)\n\n0123456789`,
+    });
+  });
+
+  it('follows a same-host redirect', async () => {
+    const out = await ok<WebFetchOutput>(fetchTool(), { url: `${base}/same`, prompt: 'p' }, sb);
+    expect(out.content).toBe(`${NOTE}\nPrompt: p\nFinal URL (after redirects): ${base}/plain\n\njust text\n`);
+    expect(seen).toEqual(['/same', '/plain']);
+  });
+
+  it('does not follow a redirect to another host: it tells the model to fetch it', async () => {
+    const result = `REDIRECT DETECTED: The URL redirects to a different host.
+
+Original URL: ${base}/elsewhere
+Redirect URL: ${other}/plain
+Status: 301 Moved Permanently
+
+The redirect was not followed: fetching a different host needs its own call. To get the content, call WebFetch again with:
+- url: "${other}/plain"
+- prompt: "p"`;
+    expect(await ok<WebFetchOutput>(fetchTool(), { url: `${base}/elsewhere`, prompt: 'p' }, sb)).toEqual({
+      data: { bytes: 0, code: 301, codeText: 'Moved Permanently', result, durationMs: 5, url: `${base}/elsewhere` },
+      content: result,
+    });
+    expect(seen).toEqual(['/elsewhere']);
+  });
+
+  it('reports HTTP errors as error results with the body', async () => {
+    const out = await ok<WebFetchOutput>(fetchTool(), { url: `${base}/missing`, prompt: 'p' }, sb);
+    expect({ isError: out.isError, code: out.data.code, content: out.content }).toEqual({
+      isError: true,
+      code: 404,
+      content: `${NOTE}\nPrompt: p\nThe server answered HTTP 404 Not Found.\n\nno such page`,
+    });
+  });
+
+  it('refuses binary content', async () => {
+    expect(await run(fetchTool(), { url: `${base}/binary`, prompt: 'p' }, sb)).toEqual({
+      kind: 'error',
+      message: 'The content type is application/octet-stream; WebFetch returns text only.',
+    });
+  });
+
+  it('validates the URL', async () => {
+    expect(await run(fetchTool(), { url: 'not a url', prompt: 'p' }, sb)).toEqual({
+      kind: 'rejected',
+      message: 'Invalid URL: "not a url". Give a fully-formed http(s) URL.',
+    });
+    expect(await run(fetchTool(), { url: 'file:///etc/passwd', prompt: 'p' }, sb)).toEqual({
+      kind: 'rejected',
+      message: 'Unsupported URL scheme "file:": WebFetch fetches http and https URLs only.',
+    });
+    expect(await run(fetchTool(), { url: `http://u:pw@127.0.0.1/`, prompt: 'p' }, sb)).toEqual({
+      kind: 'rejected',
+      message: 'URLs with a user name or password are not fetched.',
+    });
+  });
+
+  it('stops promptly when the call is aborted', async () => {
+    const ac = new AbortController();
+    onHang = () => ac.abort(new Error('interrupted'));
+    expect(await run(fetchTool(), { url: `${base}/hang`, prompt: 'p' }, sb, { signal: ac.signal })).toEqual({ kind: 'error', message: 'interrupted' });
+  });
+
+  it('gives up after its time limit', async () => {
+    expect(await run(fetchTool({ timeoutMs: 50 }), { url: `${base}/hang`, prompt: 'p' }, sb)).toEqual({
+      kind: 'error',
+      message: `Timed out after 50 ms fetching ${base}/hang.`,
+    });
+  });
+
+  it('reports a connection failure clearly', async () => {
+    // A port that was just free: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((r) => probe.close(r));
+    const url = `http://127.0.0.1:${port}/`;
+    const r = await run(fetchTool(), { url, prompt: 'p' }, sb);
+    expect(r).toEqual({ kind: 'error', message: `Failed to fetch ${url}: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}` });
+  });
+
+  it('declares a safe read-only tool with a fetch subject', () => {
+    const tool = fetchTool();
+    const input = { url: 'https://a.example/', prompt: 'p' };
+    expect({ safe: tool.isConcurrencySafe(input), readOnly: tool.isReadOnly(input), subject: tool.permissionSubject?.(input, sb.shared) }).toEqual({
+      safe: true,
+      readOnly: true,
+      subject: { kind: 'fetch', url: 'https://a.example/' },
+    });
+    expectTypeOf<WebFetchOutput>().toExtend<SdkWebFetchOutput>();
+  });
+});
+
+describe('htmlToText', () => {
+  it('survives unclosed elements without quadratic blow-up', () => {
+    const evil = '<script>'.repeat(20_000) + '<a href="x">'.repeat(20_000) + '<'.repeat(50_000);
+    const started = performance.now();
+    htmlToText(`<p>ok</p>${evil}`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(htmlToText('<p>a</p><script>never closed').text).toBe('a');
+  });
+
+  it('decodes numeric entities', () => {
+    expect(htmlToText('<p>&#233;&#x263A;&unknown;</p>').text).toBe('é☺&unknown;');
+  });
+});
