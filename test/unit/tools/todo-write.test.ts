@@ -55,7 +55,7 @@ describe('TodoWrite', () => {
     const tool = createTodoWriteTool();
     expect({ safe: tool.isConcurrencySafe({ todos: [] }), subject: tool.permissionSubject?.({ todos: [] }, sb.shared) }).toEqual({
       safe: false,
-      subject: { kind: 'none' },
+      subject: { kind: 'session' },
     });
     expectTypeOf<TodoWriteOutput>().toExtend<SdkTodoWriteOutput>();
   });
