@@ -35,10 +35,11 @@ describe('canUseTool through the SDK', () => {
     expect(readFileSync(join(run.cwd, 'allowed.txt'), 'utf8')).toBe('allowed.txt content\n');
     expect(existsSync(join(run.cwd, 'denied.txt'))).toBe(false);
     expect(readFileSync(join(run.cwd, 'rewrite.txt'), 'utf8')).toBe('rewritten by the host\n');
+    const created = (f: string): string => `File created successfully at: ${join(run.cwd, f)} (file state is current in your context — no need to Read it back)`;
     expect(toolResults(msgs)).toEqual([
-      ['toolu_w0', false, `File created successfully at: ${join(run.cwd, 'allowed.txt')}`],
+      ['toolu_w0', false, created('allowed.txt')],
       ['toolu_w1', true, 'Not that one.'],
-      ['toolu_w2', false, `File created successfully at: ${join(run.cwd, 'rewrite.txt')}`],
+      ['toolu_w2', false, created('rewrite.txt')],
     ]);
     const result = msgs.at(-1);
     expect(result).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [{ tool_name: 'Write', tool_use_id: 'toolu_w1', tool_input: { file_path: join(run.cwd, 'denied.txt'), content: 'denied.txt content\n' } }] });
