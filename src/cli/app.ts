@@ -27,7 +27,7 @@ import type { CommandAnalyzer } from '../permissions/match.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
-import { type QueuedInput, type SessionSettings, nullRecorder } from '../session/config.js';
+import type { QueuedInput, SessionSettings } from '../session/config.js';
 import { DEFAULT_RETRY } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
@@ -39,6 +39,7 @@ import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
+import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
@@ -112,7 +113,30 @@ function toQueued(frame: InboundUserFrame): QueuedInput {
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const logger = io.logger;
-  const sessionId = opts.sessionId ?? newUuid();
+  let opened: OpenedSession;
+  try {
+    opened = openSession({
+      root: claudeConfigRoot(io.env),
+      cwd: io.cwd,
+      env: io.env,
+      sessionId: opts.sessionId,
+      resume: opts.resume,
+      continue: opts.continueSession,
+      fork: opts.forkSession,
+      resumeAt: opts.resumeSessionAt,
+      persist: !opts.noSessionPersistence,
+      now: Date.now,
+      newUuid,
+      logger,
+      // Late-bound: only read when the transcript is flushed.
+      usage: () => session.ledger.modelUsage(),
+    });
+  } catch (e) {
+    if (e instanceof SessionLoadError) throw new StartupError(`session_${e.code}`, e.message);
+    throw e;
+  }
+  const sessionId = opened.sessionId;
+  const resumed = opened.history.length > 0;
   const model = buildModel(opts, io, sessionId);
   const defaultModel = opts.model ?? DEFAULT_MODEL;
   const configDir = io.env['CLAUDE_CONFIG_DIR'] || join(homedir(), '.claude');
@@ -209,7 +233,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source })));
   const hookCtx: HookContext = {
     sessionId,
-    transcriptPath: () => '',
+    transcriptPath: () => opened.transcriptPath,
     cwd: () => session.shared.current.cwd,
     permissionMode: () => settings.permissionMode,
   };
@@ -256,7 +280,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       turnHooks: createTurnHooks(hookRunner, hookCtx),
       permissions,
       toolEnv,
-      recorder: nullRecorder,
+      recorder: opened.recorder,
       logger,
       now: Date.now,
       newUuid,
@@ -273,11 +297,13 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       emitStreamEvents: opts.includePartialMessages,
       replayUserMessages: opts.replayUserMessages,
       betas: opts.betas,
-      history: [],
-      startSource: 'startup',
+      history: opened.history,
+      startSource: resumed ? 'resume' : 'startup',
     },
     settings,
   );
+
+  session.ledger.restore(opened.restoredModelUsage);
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): Record<string, unknown> => {
@@ -331,6 +357,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       const line = opts.outputFormat === 'json' ? JSON.stringify(lastResult) : printText(lastResult);
       io.stdout.write(`${line}\n`);
     }
+    opened.recorder.close();
     await writer.drain();
     resolveExit(code);
   };

@@ -27,7 +27,14 @@ export type RoundOutcome =
       records: CallRecord[];
       streaming: boolean;
     }
-  | { kind: 'failed'; error: ModelApiError; blocks: AssistantBlock[]; records: CallRecord[] };
+  | {
+      kind: 'failed';
+      error: ModelApiError;
+      blocks: AssistantBlock[];
+      records: CallRecord[];
+      /** Assistant frames already reported by the failed attempts (not part of the conversation). */
+      supersedes: string[];
+    };
 
 export interface RoundContext {
   deps: SessionDeps;
@@ -160,7 +167,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       if (error.kind === 'overloaded') overloads++;
       else overloads = 0;
       if (!error.retryable || attempt >= policy.maxAttempts) {
-        return { kind: 'failed', error, blocks: [], records: [] };
+        return { kind: 'failed', error, blocks: [], records: [], supersedes: emittedUuids.length ? emittedUuids : supersedes };
       }
       const delayMs = retryDelayMs(policy, attempt, error, deps.random);
       deps.logger.warn({ attempt, status: error.status, kind: error.kind, delay_ms: delayMs, err: error.message }, 'model call failed; retrying');

@@ -120,7 +120,11 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   if (prompt.block !== undefined) {
     return fail('error_during_execution', 'hook_stopped', { category: 'permission', retryable: false, status: null, message: `Prompt blocked by a UserPromptSubmit hook: ${prompt.block}` });
   }
-  for (const ctx of prompt.additionalContext) conversation.appendUser([{ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` }]);
+  for (const ctx of prompt.additionalContext) {
+    const text = `<system-reminder>\n${ctx}\n</system-reminder>`;
+    deps.recorder.record({ type: 'user_prompt', uuid: deps.newUuid(), content: [{ type: 'text', text }], isSynthetic: true });
+    conversation.appendUser([{ type: 'text', text }]);
+  }
 
   const useStructured = settings.jsonSchema !== undefined && deps.tools.get(STRUCTURED_OUTPUT_TOOL) !== undefined;
   const toolDefs = deps.tools.definitions();
@@ -192,6 +196,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
         meta: { id: `msg_error_${deps.newUuid()}`, model: '<synthetic>', usage: { input_tokens: 0, output_tokens: 0 }, requestId: e.requestId },
         block: { type: 'text', text: apiErrorText(e) },
         error: assistantErrorName(e),
+        ...(round.supersedes.length ? { supersedes: round.supersedes } : {}),
       });
       return fail('error_during_execution', e.kind === 'context_overflow' ? 'prompt_too_long' : 'api_error', {
         category: errorCategoryOf(e),
@@ -204,7 +209,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
 
     conversation.appendAssistant(round.blocks);
     collectDenials(round.records, denials);
-    appendToolResults(conversation, round.records);
+    appendToolResults(conversation, round.records, (text) => deps.recorder.record({ type: 'user_prompt', uuid: deps.newUuid(), content: [{ type: 'text', text }], isSynthetic: true }));
     const interrupted = round.kind === 'aborted' || signal.aborted;
     const hostInterrupt = round.records.some((r) => r.interruptTurn);
     if (interrupted || hostInterrupt) {
@@ -272,11 +277,16 @@ function collectDenials(records: readonly CallRecord[], out: PermissionDenialInf
 }
 
 /** One user message: every tool_result in tool_use order, then any hook-provided context. */
-function appendToolResults(conversation: Conversation, records: readonly CallRecord[]): void {
+function appendToolResults(conversation: Conversation, records: readonly CallRecord[], record: (text: string) => void): void {
   if (records.length === 0) return;
   const content: UserBlock[] = records.map((r) => r.block);
   for (const r of records) {
-    for (const ctx of r.additionalContext) content.push({ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` });
+    for (const ctx of r.additionalContext) {
+      const text = `<system-reminder>\n${ctx}\n</system-reminder>`;
+      // The tool results themselves are already in the transcript; the context follows them.
+      record(text);
+      content.push({ type: 'text', text });
+    }
   }
   conversation.appendUser(content);
 }

@@ -26,13 +26,16 @@ export interface TailRepair {
 
 export interface RebuiltHistory {
   history: ApiMessage[];
+  /** Off-chain entries whose results the history uses (a fork must copy them too). */
+  recovered: Set<string>;
   /** Synthetic results for the chain's last assistant message: the caller records them so the file agrees. */
   tailRepairs: TailRepair[];
   warnings: string[];
 }
 
-/** A tool result found off the chain: Claude Code 2.1.x parents each result to its own tool_use entry. */
-export type ResultIndex = ReadonlyMap<string, UserBlock>;
+/** Tool results by tool_use id, with the entry holding each: Claude Code 2.1.x parents each result to its own
+ * tool_use entry, so all but one of a parallel batch hang off the main chain. */
+export type ResultIndex = ReadonlyMap<string, { block: UserBlock; uuid: string }>;
 
 interface Round {
   id: string;
@@ -45,13 +48,13 @@ interface Round {
 }
 
 /** Indexes every tool_result block in `nodes` by the tool_use id it answers (first one wins). */
-export function indexResults(nodes: readonly ChainNode[]): Map<string, UserBlock> {
-  const out = new Map<string, UserBlock>();
+export function indexResults(nodes: readonly ChainNode[]): Map<string, { block: UserBlock; uuid: string }> {
+  const out = new Map<string, { block: UserBlock; uuid: string }>();
   for (const n of nodes) {
     if (n.kind !== 'user' || typeof n.entry.message.content === 'string') continue;
-    for (const b of n.entry.message.content) {
-      const id = toolResultId(b);
-      if (id !== undefined && !out.has(id)) out.set(id, b);
+    for (const block of n.entry.message.content) {
+      const id = toolResultId(block);
+      if (id !== undefined && !out.has(id)) out.set(id, { block, uuid: n.uuid });
     }
   }
   return out;
@@ -61,7 +64,13 @@ export function rebuildHistory(chain: readonly ChainNode[], opts: { offChainResu
   const conv = new Conversation();
   const warnings: string[] = [];
   const tailRepairs: TailRepair[] = [];
+  const recovered = new Set<string>();
   let round: Round | undefined;
+  const offChain = (id: string): UserBlock | undefined => {
+    const hit = opts.offChainResults.get(id);
+    if (hit) recovered.add(hit.uuid);
+    return hit?.block;
+  };
 
   const close = (atTail: boolean): void => {
     const r = round;
@@ -76,7 +85,7 @@ export function rebuildHistory(chain: readonly ChainNode[], opts: { offChainResu
     const out: UserBlock[] = [];
     for (const b of r.blocks) {
       if (b.type !== 'tool_use') continue;
-      const found = r.results.get(b.id) ?? opts.offChainResults.get(b.id);
+      const found = r.results.get(b.id) ?? offChain(b.id);
       if (found) {
         out.push(found);
         continue;
@@ -141,5 +150,7 @@ export function rebuildHistory(chain: readonly ChainNode[], opts: { offChainResu
     warnings.push('the restored conversation starts with an assistant message; a placeholder user message was put before it');
     history.unshift({ role: 'user', content: [{ type: 'text', text: LOST_START }] });
   }
-  return { history, tailRepairs, warnings };
+  const onChain = new Set(chain.map((n) => n.uuid));
+  for (const u of recovered) if (onChain.has(u)) recovered.delete(u);
+  return { history, recovered, tailRepairs, warnings };
 }

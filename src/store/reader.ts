@@ -53,7 +53,8 @@ export function parseTranscript(buf: Buffer): ParsedTranscript {
     const terminated = end !== -1;
     if (!terminated) end = buf.length;
     line++;
-    const text = buf.toString('utf8', pos, end).trim();
+    // trim: CRLF files (edited on Windows) and a leading BOM read like plain LF lines
+    const text = buf.toString('utf8', pos, end).replace(/^\uFEFF/, '').trim();
     pos = end + 1;
     if (text === '') continue;
     const parsed = parseLine(text);

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.js';
 import type { ApiMessage } from '../model/types.js';
 import type { ModelUsageTotals } from '../session/events.js';
 import { isUuid } from '../util/ids.js';
-import { TRANSCRIPT_VERSION } from './entries.js';
+import { type EntryContext, TRANSCRIPT_VERSION } from './entries.js';
 import { SessionLoadError } from './errors.js';
 import { CUT_BY_RESUME_AT, KILLED_MID_TOOL, type TailRepair, indexResults, rebuildHistory } from './history.js';
 import { type ChainNode, type ParsedTranscript, chainTo, defaultLeaf, parseTranscript } from './reader.js';
@@ -20,8 +20,8 @@ export interface LoadedSession {
   sessionId: string;
   path: string;
   history: ApiMessage[];
-  /** The chain entries the history came from, root first (a fork copies them). */
-  chain: ChainNode[];
+  /** The entries the history came from, in file order: the chain plus results recovered off it (a fork copies these). */
+  entries: ChainNode[];
   /** Where new entries attach: the last entry of the chain (before any repair is recorded). */
   lastUuid: string;
   modelUsage: Record<string, ModelUsageTotals>;
@@ -104,11 +104,12 @@ function fromParsed(parsed: ParsedTranscript, sessionId: string, path: string, r
   const offChainResults = indexResults(resumeAt === undefined ? parsed.nodes : parsed.nodes.filter((n) => n.index <= cutoff));
   const rebuilt = rebuildHistory(chain, { offChainResults, repairText: resumeAt === undefined ? KILLED_MID_TOOL : CUT_BY_RESUME_AT });
   warnings.push(...rebuilt.warnings);
+  const entries = rebuilt.recovered.size ? [...chain, ...parsed.nodes.filter((n) => rebuilt.recovered.has(n.uuid))].sort((a, b) => a.index - b.index) : chain;
   return {
     sessionId,
     path,
     history: rebuilt.history,
-    chain,
+    entries,
     lastUuid: leaf.uuid,
     modelUsage: parsed.modelUsage ?? {},
     tailRepairs: rebuilt.tailRepairs,
@@ -151,19 +152,20 @@ export function findLatestSession(root: string, cwd: string, env: Env = {}): { s
 }
 
 /**
- * A fork's copy of a chain, as the SDK's forkSession makes it: fresh uuids, parentUuid remapped, the new session
- * id, and `forkedFrom` naming the original entry. Returns the entries and the old → new uuid map.
+ * A fork's copy of a session's entries, as the SDK's forkSession makes it: fresh uuids, the new session id, and
+ * `forkedFrom` naming the original entry. The copy is one linear chain in file order (agentd's own layout), so
+ * results Claude Code hung off the chain are on it in the fork. Returns the entries and the old → new uuid map.
  */
 export function forkEntries(
-  chain: readonly ChainNode[],
+  nodes: readonly ChainNode[],
   from: { sessionId: string },
   to: { sessionId: string },
   newUuid: () => string,
 ): { entries: Array<Record<string, unknown> & { uuid: string; parentUuid: string | null }>; uuids: Map<string, string> } {
   const uuids = new Map<string, string>();
-  for (const n of chain) uuids.set(n.uuid, newUuid());
+  for (const n of nodes) uuids.set(n.uuid, newUuid());
   let parent: string | null = null;
-  const entries = chain.map((n) => {
+  const entries = nodes.map((n) => {
     const uuid = uuids.get(n.uuid) ?? newUuid();
     const src = n.raw['sourceToolAssistantUUID'];
     const entry = {
@@ -210,25 +212,27 @@ export interface OpenedSession {
   recorder: ClosableRecorder;
   /** For `session.ledger.restore(...)`: a resumed session continues total_cost_usd/modelUsage (a fork does not). */
   restoredModelUsage: Record<string, ModelUsageTotals>;
-  /** undefined with --no-session-persistence. */
-  transcriptPath: string | undefined;
+  /** Where the transcript is (hook inputs' `transcript_path`); with --no-session-persistence, where it would be. */
+  transcriptPath: string;
+  /** false with --no-session-persistence: nothing is written. */
+  persisted: boolean;
   /** The session the history came from (resume, continue, fork), if any. */
   resumedFrom: string | undefined;
   warnings: string[];
 }
 
-const closableNull: ClosableRecorder = { record: () => undefined, flush: async () => undefined, close: () => undefined };
+const closableNull: ClosableRecorder = { record: () => undefined, flush: async () => undefined, close: () => undefined, linesLost: 0 };
 
 export function openSession(o: OpenSessionOptions): OpenedSession {
   const cwd = canonicalProjectPath(o.cwd);
   const dir = projectDir(o.root, cwd, o.env);
-  const context = (sessionId: string): { sessionId: string; cwd: string; entrypoint: string; version: string } => ({
+  const context = (sessionId: string): EntryContext => ({
     sessionId,
     cwd,
     entrypoint: entrypointFrom(o.env),
     version: TRANSCRIPT_VERSION,
   });
-  const writer = (sessionId: string, parentUuid: string | null): TranscriptWriter =>
+  const writer = (sessionId: string, parentUuid: string | null, savedUsage?: Record<string, ModelUsageTotals>): TranscriptWriter =>
     new TranscriptWriter({
       path: join(dir, `${sessionId}.jsonl`),
       context: context(sessionId),
@@ -236,7 +240,11 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       now: o.now,
       logger: o.logger,
       ...(o.usage ? { usage: o.usage } : {}),
+      ...(savedUsage ? { savedUsage } : {}),
     });
+  if (o.sessionId !== undefined && !isUuid(o.sessionId)) {
+    throw new SessionLoadError('invalid_id', `--session-id must be a UUID, got ${JSON.stringify(o.sessionId)}.`, { sessionId: o.sessionId });
+  }
   const refuseTaken = (sessionId: string): void => {
     if (!o.persist) return;
     const path = join(dir, `${sessionId}.jsonl`);
@@ -263,7 +271,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       history: [],
       recorder: o.persist ? writer(sessionId, null) : closableNull,
       restoredModelUsage: {},
-      transcriptPath: o.persist ? join(dir, `${sessionId}.jsonl`) : undefined,
+      transcriptPath: join(dir, `${sessionId}.jsonl`),
+      persisted: o.persist,
       resumedFrom: undefined,
       warnings: [],
     };
@@ -273,14 +282,15 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
   for (const w of loaded.warnings) o.logger.warn({ sessionId: sourceId, path: loaded.path }, `transcript: ${w}`);
 
   if (!o.fork) {
-    const recorder = o.persist ? writer(sourceId, loaded.lastUuid) : closableNull;
+    const recorder = o.persist ? writer(sourceId, loaded.lastUuid, loaded.modelUsage) : closableNull;
     if (recorder instanceof TranscriptWriter) recordRepairs(recorder, loaded.tailRepairs, o.newUuid, (u) => u);
     return {
       sessionId: sourceId,
       history: loaded.history,
       recorder,
       restoredModelUsage: loaded.modelUsage,
-      transcriptPath: o.persist ? loaded.path : undefined,
+      transcriptPath: loaded.path,
+      persisted: o.persist,
       resumedFrom: sourceId,
       warnings: loaded.warnings,
     };
@@ -291,7 +301,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
   let recorder: ClosableRecorder = closableNull;
   if (o.persist) {
     // Written now, not on the first new entry: the fork must be resumable (and listed) right away.
-    const { entries, uuids } = forkEntries(loaded.chain, { sessionId: sourceId }, { sessionId }, o.newUuid);
+    const { entries, uuids } = forkEntries(loaded.entries, { sessionId: sourceId }, { sessionId }, o.newUuid);
     const w = writer(sessionId, null);
     w.appendCopied(entries);
     recordRepairs(w, loaded.tailRepairs, o.newUuid, (u) => uuids.get(u) ?? u);
@@ -302,7 +312,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
     history: loaded.history,
     recorder,
     restoredModelUsage: {},
-    transcriptPath: o.persist ? join(dir, `${sessionId}.jsonl`) : undefined,
+    transcriptPath: join(dir, `${sessionId}.jsonl`),
+    persisted: o.persist,
     resumedFrom: sourceId,
     warnings: loaded.warnings,
   };

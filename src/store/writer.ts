@@ -8,6 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { UserBlock } from '../model/types.js';
 import type { RecordedEvent, TranscriptRecorder } from '../session/config.js';
 import type { ModelUsageTotals } from '../session/events.js';
+import { assertNever } from '../util/assert-never.js';
 import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, userEntry } from './entries.js';
 
 export interface TranscriptWriterOptions {
@@ -19,11 +20,15 @@ export interface TranscriptWriterOptions {
   logger: Logger;
   /** Cumulative model usage, saved at each flush when it changed (late-bound: the ledger is built later). */
   usage?: () => Record<string, ModelUsageTotals>;
+  /** The usage the file already holds (a resumed session), so an unchanged total is not written again. */
+  savedUsage?: Record<string, ModelUsageTotals>;
 }
 
-/** A recorder that can also be closed at shutdown and says whether lines were lost. */
+/** A recorder the CLI closes at exit, and asks whether lines were lost (for a `session_writes_lost` notice). */
 export interface ClosableRecorder extends TranscriptRecorder {
+  /** Writes the metadata lines, syncs and closes the file. Later records are counted as lost. */
   close(): void;
+  readonly linesLost: number;
 }
 
 const LAST_PROMPT_MAX = 200;
@@ -50,6 +55,7 @@ export class TranscriptWriter implements ClosableRecorder {
 
   constructor(private readonly opts: TranscriptWriterOptions) {
     this.last = opts.parentUuid;
+    if (opts.savedUsage) this.savedUsage = JSON.stringify(opts.savedUsage);
   }
 
   get path(): string {
@@ -127,6 +133,8 @@ export class TranscriptWriter implements ClosableRecorder {
         if (this.appendChained(entry, ev.uuid, parentUuid) && ev.block.type === 'tool_use') this.toolUseEntries.set(ev.block.id, ev.uuid);
         return;
       }
+      default:
+        assertNever(ev, 'recorded event');
     }
   }
 
@@ -170,8 +178,9 @@ export class TranscriptWriter implements ClosableRecorder {
         if (this.appendLine(entry)) this.savedUsage = line;
       }
     }
-    // Superseded attempts only span one turn, and flush ends a turn: forget the turn's parent links.
+    // Superseded attempts and tool results only span one turn, and flush ends a turn: forget the turn's links.
     this.parents.clear();
+    this.toolUseEntries.clear();
   }
 
   private appendChained(entry: object, uuid: string, parentUuid: string | null): boolean {
