@@ -23,7 +23,8 @@ import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
-import type { CommandAnalyzer } from '../permissions/match.js';
+import { shellAnalyzer } from './shell-analyzer.js';
+import { warmShellParser } from '../tools/shell/index.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
@@ -32,6 +33,7 @@ import { DEFAULT_RETRY } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { builtinTools } from '../tools/builtin/index.js';
+import { createBackgroundRegistry } from '../tools/builtin/background.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
@@ -89,11 +91,6 @@ function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient
     timeoutMs: envInt(io.env, 'API_TIMEOUT_MS') ?? 600_000,
   });
 }
-
-/** Until the shell analyser is wired: nothing is analysable, so every command asks (fails closed). */
-const shellAnalyzer: CommandAnalyzer = {
-  analyze: async () => ({ ok: false, segments: [], readOnly: false, reasons: ['This command cannot be analysed before it runs.'] }),
-};
 
 function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
   const append = opts.appendSystemPrompt;
@@ -155,9 +152,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
   const tracker = new ProcessGroupTracker();
-  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker });
+  const background = createBackgroundRegistry();
+  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker, background });
   const tools = new ToolRegistry(
-    selectTools(builtinTools(), {
+    selectTools(builtinTools({ projectDir: io.cwd }), {
       base: opts.tools,
       removed: opts.disallowedTools.filter((r) => !r.includes('(')),
     }),
@@ -369,7 +367,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       client.closeAll(reason.kind);
       session.abortAll(reason);
       void (async () => {
-        await Promise.race([Promise.all([session.done(), tracker.killAll(2000)]), new Promise((r) => setTimeout(r, 2500))]);
+        await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background.killAll()]), new Promise((r) => setTimeout(r, 2500))]);
         await finish(code);
       })();
     },
@@ -378,6 +376,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   session.start();
   // Load the real SDK in the background once start-up work is done, so the first model call does not wait.
   if (opts.modelProvider === 'anthropic') setImmediate(preloadAnthropicSdk);
+  // The shell grammar (WASM) loads in the background too; the first Bash call would otherwise wait for it.
+  if (tools.get('Bash')) setImmediate(() => void warmShellParser().catch((err: unknown) => logger.warn({ err }, 'shell parser failed to load; commands will ask')));
 
   void (async () => {
     try {
@@ -398,6 +398,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     client.closeAll('stdin closed');
     session.endOfInput();
     await session.done();
+    await background.killAll();
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok);
   })();

@@ -152,7 +152,8 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
       type: 'tool_result',
       tool_use_id: block.id,
       content,
-      ...(outcome.isError ? { is_error: true } : {}),
+      // Tools that state success explicitly (Bash) get is_error:false on the wire, as in Claude Code.
+      ...(outcome.isError ? { is_error: true } : outcome.isError === false ? { is_error: false } : {}),
     },
     data: outcome.data,
     outcome: outcome.isError ? 'error' : 'success',

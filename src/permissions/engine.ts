@@ -96,7 +96,7 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
   if (s.kind === 'command') {
     const segs = f.command?.segments ?? [];
     // deny/ask: the raw command or any segment. (Allow coverage is checked per segment by the caller.)
-    return bashContentMatches(rule.ruleContent, s.command) || segs.some((seg) => bashContentMatches(rule.ruleContent as string, seg));
+    return bashContentMatches(rule.ruleContent, s.command) || segs.some((seg) => seg.forms.some((form) => bashContentMatches(rule.ruleContent as string, form)));
   }
   if (s.kind === 'fetch') return webFetchRuleMatches(rule, s.url);
   return false;
@@ -111,7 +111,8 @@ function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: F
   if (!c || !c.ok || c.segments.length === 0) return undefined;
   const used: PermissionRule[] = [];
   for (const seg of c.segments) {
-    const r = named.find((x) => x.ruleContent !== undefined && bashContentMatches(x.ruleContent, seg));
+    if (!seg.coverable) return undefined;
+    const r = named.find((x) => x.ruleContent !== undefined && bashContentMatches(x.ruleContent, seg.text));
     if (!r) return undefined;
     if (!used.includes(r)) used.push(r);
   }
@@ -124,7 +125,7 @@ function suggestionsFor(d: DecisionInput, f: Facts): Suggestion[] {
   if (s.kind === 'read' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
   if (s.kind === 'write') return [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
   if (s.kind === 'command' && f.command?.ok) {
-    const rules = f.command.segments.map((seg) => ({ toolName: d.tool.name, ruleContent: `${seg.split(' ')[0]}:*` }));
+    const rules = f.command.segments.filter((seg) => seg.coverable).map((seg) => ({ toolName: d.tool.name, ruleContent: `${seg.text.split(' ')[0]}:*` }));
     const unique = rules.filter((r, i) => rules.findIndex((x) => x.ruleContent === r.ruleContent) === i);
     return [{ type: 'addRules', rules: unique, behavior: 'allow', destination: 'localSettings' }];
   }
@@ -150,7 +151,7 @@ function howToAllow(d: DecisionInput, f: Facts): string {
   }
   if (s.kind === 'write') return `use --permission-mode acceptEdits, or an allow rule such as Edit(${s.path})`;
   if (s.kind === 'command') {
-    const first = f.command?.ok ? f.command.segments.map((x) => `${formatRule({ toolName: d.tool.name, ruleContent: `${x.split(' ')[0]}:*` })}`) : [];
+    const first = f.command?.ok ? f.command.segments.filter((x) => x.coverable).map((x) => `${formatRule({ toolName: d.tool.name, ruleContent: `${x.text.split(' ')[0]}:*` })}`) : [];
     return first.length ? `add allow rules such as ${[...new Set(first)].join(', ')} (--allowedTools or settings)` : `allow the whole tool with --allowedTools ${d.tool.name}`;
   }
   return `add ${d.tool.name} to --allowedTools`;

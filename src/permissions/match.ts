@@ -6,12 +6,22 @@ import picomatch from 'picomatch';
 import type { ResolvedPath } from './paths.js';
 import type { PermissionRule } from './rules.js';
 
-/** The shell analysis the permission engine needs (implemented by tools/shell). */
+/** One simple command of a command line, as the permission engine sees it. */
+export interface CommandSegment {
+  /** Canonical text (argv after quote removal, wrappers stripped): what allow rules must match. */
+  text: string;
+  /** Every text deny and ask rules are tried against (the canonical form, and the bare program name form). */
+  forms: string[];
+  /** False when no allow rule may cover it: no program word, a dynamic program name, sudo/doas, env assignments. */
+  coverable: boolean;
+}
+
+/** The shell analysis the permission engine needs (implemented over tools/shell by the composition root). */
 export interface CommandSegments {
   /** False when the parser could not understand the command: such a command is never covered by allow rules. */
   ok: boolean;
-  /** Canonical text of every simple command (wrappers stripped, quotes removed), in order. */
-  segments: string[];
+  /** Every simple command (in lists, pipelines, substitutions, wrappers…), in order. */
+  segments: CommandSegment[];
   /** Every segment is a known read-only command with no redirection, substitution or background. */
   readOnly: boolean;
   /** Why it could not be analysed or is not read-only, for the host's prompt. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { FileStateCache } from './file-state.js';
+import { groupAlive } from './process.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
 
 /** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
@@ -76,12 +77,8 @@ export class ProcessGroupTracker {
 }
 
 function alive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  // Zombies count as gone: an init that reaps late must not make us wait out the grace period.
+  return groupAlive(pgid);
 }
 
 export class EmptyBackgroundRegistry implements BackgroundRegistry {

@@ -15,7 +15,7 @@ export const BUILTIN_SCENARIOS: Readonly<Record<string, Scenario>> = {
             { type: 'text', text: "I'll look at the workspace: list the files, read the notes, and count lines." },
             { type: 'tool_use', name: 'Glob', input: { pattern: '**/*' } },
             { type: 'tool_use', name: 'Read', input: { file_path: '{{cwd}}/notes.md' } },
-            { type: 'tool_use', name: 'Bash', input: { command: 'wc -l *', description: 'Count lines in each file' } },
+            { type: 'tool_use', name: 'Bash', input: { command: 'wc -l *.md src/*.ts', description: 'Count lines in each file' } },
           ],
           delays: { chunkMs: 2 },
           chunkSize: 12,

@@ -1,6 +1,8 @@
 // The built-in tools, in the order the model sees them. Built once per session: TodoWrite keeps its list and
 // Grep its ripgrep lookup in the instance.
 import type { AnyTool } from '../tool.js';
+import { createTaskStopTool } from './background.js';
+import { createBashTool } from './bash.js';
 import { createEditTool } from './edit.js';
 import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
@@ -10,8 +12,14 @@ import { createTodoWriteTool } from './todo-write.js';
 import { createWebFetchTool } from './web-fetch.js';
 import { createWriteTool } from './write.js';
 
-export function builtinTools(): AnyTool[] {
+export interface BuiltinOptions {
+  /** The session's project directory: Bash's `cd` may move within it (and the added directories). */
+  projectDir: string;
+}
+
+export function builtinTools(opts: BuiltinOptions): AnyTool[] {
   return [
+    createBashTool({ projectDir: opts.projectDir }),
     createGlobTool(),
     createGrepTool(),
     createReadTool(),
@@ -20,5 +28,6 @@ export function builtinTools(): AnyTool[] {
     createNotebookEditTool(),
     createWebFetchTool(),
     createTodoWriteTool(),
+    createTaskStopTool(),
   ] as AnyTool[];
 }

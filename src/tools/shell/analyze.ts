@@ -1,7 +1,7 @@
 // analyzeCommand: a command line → every simple command it runs, with the wrappers stripped, plus the flags
 // that say why it cannot be checked before it runs. Never throws: anything the parser cannot understand is
 // `ok: false`, which callers treat as unsafe.
-import { withSyntaxTree } from './parser.js';
+import { type Parser, loadShellParser, loadedShellParser, withSyntaxTree } from './parser.js';
 import type { CommandAnalysis, Redirect, SimpleCommand } from './types.js';
 import { type RawSegment, walkProgram } from './walk.js';
 import { type Code, type Word, unwrapCommand } from './wrappers.js';
@@ -33,7 +33,7 @@ interface Prefix {
 
 const EMPTY_PREFIX: Prefix = { wrappers: [], assignments: [], redirects: [] };
 
-async function analyzeSource(source: string, depth: number, st: State, prefix: Prefix): Promise<SimpleCommand[]> {
+function analyzeSource(parser: Parser, source: string, depth: number, st: State, prefix: Prefix): SimpleCommand[] {
   if (depth > MAX_DEPTH) {
     st.ok = false;
     st.reasons.add('This command nests shells too deeply to be checked');
@@ -50,7 +50,7 @@ async function analyzeSource(source: string, depth: number, st: State, prefix: P
     st.reasons.add('This command contains control characters, so what it runs cannot be checked');
     return [];
   }
-  const walked = await withSyntaxTree(source, walkProgram);
+  const walked = withSyntaxTree(parser, source, walkProgram);
   if (!walked.ok) {
     st.ok = false;
     st.reasons.add(NOT_PARSED);
@@ -60,17 +60,17 @@ async function analyzeSource(source: string, depth: number, st: State, prefix: P
   st.dynamic ||= walked.dynamic;
   for (const r of walked.reasons) st.reasons.add(r);
   const out: SimpleCommand[] = [];
-  for (const seg of walked.segments) out.push(...(await expand(seg, depth, st, prefix)));
+  for (const seg of walked.segments) out.push(...expand(parser, seg, depth, st, prefix));
   return out;
 }
 
-async function expandCode(code: Code, depth: number, st: State, prefix: Prefix, fallback: SimpleCommand): Promise<SimpleCommand[]> {
+function expandCode(parser: Parser, code: Code, depth: number, st: State, prefix: Prefix, fallback: SimpleCommand): SimpleCommand[] {
   // Code built from a variable (`sh -c "$X"`) is only known when it runs: keep the command as it is.
   if (code.dynamic) return [{ ...fallback, dynamic: true }];
-  return analyzeSource(code.text, depth + 1, st, prefix);
+  return analyzeSource(parser, code.text, depth + 1, st, prefix);
 }
 
-async function expand(seg: RawSegment, depth: number, st: State, prefix: Prefix): Promise<SimpleCommand[]> {
+function expand(parser: Parser, seg: RawSegment, depth: number, st: State, prefix: Prefix): SimpleCommand[] {
   const u = unwrapCommand(seg.words);
   st.background ||= u.background;
   const own: Prefix = {
@@ -87,13 +87,13 @@ async function expand(seg: RawSegment, depth: number, st: State, prefix: Prefix)
     text: seg.text,
   });
   const out: SimpleCommand[] = [];
-  if (u.code) out.push(...(await expandCode(u.code, depth, st, own, make(seg.words, { ...own, wrappers: prefix.wrappers }))));
+  if (u.code) out.push(...expandCode(parser, u.code, depth, st, own, make(seg.words, { ...own, wrappers: prefix.wrappers })));
   else out.push(make(u.words, own));
   for (const extra of u.extra) {
     // find -exec and trap actions run with their own (inherited) environment and descriptors.
     const p: Prefix = { ...own, wrappers: [...own.wrappers, extra.wrapper] };
-    if (extra.code) out.push(...(await expandCode(extra.code, depth, st, p, make(seg.words, own))));
-    else if (extra.words) out.push(...(await expand({ words: extra.words, assignments: [], redirects: [], text: seg.text }, depth, st, p)));
+    if (extra.code) out.push(...expandCode(parser, extra.code, depth, st, p, make(seg.words, own)));
+    else if (extra.words) out.push(...expand(parser, { words: extra.words, assignments: [], redirects: [], text: seg.text }, depth, st, p));
   }
   return out;
 }
@@ -104,24 +104,66 @@ export function touchesFile(r: Redirect): boolean {
   return r.target === null || !HARMLESS_TARGETS.has(r.target);
 }
 
-export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
+function analyzeWith(parser: Parser, command: string): CommandAnalysis {
   const st: State = { ok: true, substitution: false, background: false, dynamic: false, reasons: new Set() };
   let segments: SimpleCommand[];
   try {
-    segments = await analyzeSource(command, 0, st, EMPTY_PREFIX);
+    segments = analyzeSource(parser, command, 0, st, EMPTY_PREFIX);
   } catch {
-    return { ok: false, segments: [], hasSubstitution: false, hasRedirection: false, hasBackground: false, dynamic: false, reasons: [NOT_PARSED] };
+    return failed();
   }
-  const dynamic = st.dynamic || segments.some((s) => s.dynamic);
   return {
     ok: st.ok,
     segments,
     hasSubstitution: st.substitution,
     hasRedirection: segments.some((s) => s.redirects.some(touchesFile)),
     hasBackground: st.background,
-    dynamic,
+    dynamic: st.dynamic || segments.some((s) => s.dynamic),
     reasons: [...st.reasons],
   };
+}
+
+function failed(): CommandAnalysis {
+  return { ok: false, segments: [], hasSubstitution: false, hasRedirection: false, hasBackground: false, dynamic: false, reasons: [NOT_PARSED] };
+}
+
+/** Recent answers: Bash asks for concurrency safety, then for the permission check, then runs. */
+const CACHE_SIZE = 64;
+const cache = new Map<string, CommandAnalysis>();
+
+function remember(command: string, a: CommandAnalysis): CommandAnalysis {
+  deepFreeze(a);
+  if (command.length > 10_000) return a;
+  cache.set(command, a);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+  return a;
+}
+
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) deepFreeze(x);
+}
+
+/** Analyses a command line. Never rejects; the result is frozen (it may be shared with other callers). */
+export async function analyzeCommand(command: string): Promise<CommandAnalysis> {
+  const hit = cache.get(command);
+  if (hit) return hit;
+  let parser: Parser;
+  try {
+    parser = await loadShellParser();
+  } catch {
+    return failed();
+  }
+  return remember(command, analyzeWith(parser, command));
+}
+
+/** The same, synchronously, when the parser has already been loaded; undefined otherwise. */
+export function analyzeCommandSync(command: string): CommandAnalysis | undefined {
+  const hit = cache.get(command);
+  if (hit) return hit;
+  const parser = loadedShellParser();
+  return parser ? remember(command, analyzeWith(parser, command)) : undefined;
 }
 
 /** The canonical text a `Bash(...)` rule is matched against: the words joined by single spaces. */

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Node as SyntaxNode, Parser } from 'web-tree-sitter';
 
-export type { SyntaxNode };
+export type { Parser, SyntaxNode };
 
 let loading: Promise<Parser> | undefined;
 
@@ -27,27 +27,40 @@ async function load(): Promise<Parser> {
   return parser;
 }
 
-function parser(): Promise<Parser> {
-  loading ??= load().catch((e: unknown) => {
-    // Let a later call try again (a transient read error must not disable analysis for the session).
-    loading = undefined;
-    throw e;
-  });
+let loaded: Parser | undefined;
+
+/** The shared parser, loading it on first use. */
+export function loadShellParser(): Promise<Parser> {
+  loading ??= load().then(
+    (p) => {
+      loaded = p;
+      return p;
+    },
+    (e: unknown) => {
+      // Let a later call try again (a transient read error must not disable analysis for the session).
+      loading = undefined;
+      throw e;
+    },
+  );
   return loading;
+}
+
+/** The shared parser if it has finished loading (for callers that cannot wait). */
+export function loadedShellParser(): Parser | undefined {
+  return loaded;
 }
 
 /** Loads the grammar now (optional: analysis loads it on first use). */
 export async function warmShellParser(): Promise<void> {
-  await parser();
+  await loadShellParser();
 }
 
 /**
  * Parses `source` and hands the root node to `visit`. The tree lives in WASM memory and is freed as soon as
- * `visit` returns, so `visit` must copy out what it needs (and must not be async).
+ * `visit` returns, so `visit` must copy out what it needs.
  */
-export async function withSyntaxTree<T>(source: string, visit: (root: SyntaxNode) => T): Promise<T> {
-  const p = await parser();
-  const tree = p.parse(source);
+export function withSyntaxTree<T>(parser: Parser, source: string, visit: (root: SyntaxNode) => T): T {
+  const tree = parser.parse(source);
   if (!tree) throw new Error('the shell parser returned no tree');
   try {
     return visit(tree.rootNode);

@@ -40,6 +40,7 @@ class Walker {
       for (const reason of w.reasons) this.r.reasons.add(reason);
     }
     if (w.substitution) this.r.substitution = true;
+    if (w.unparsed) this.r.ok = false;
     return { value: w.value, dynamic: w.dynamic };
   }
 
@@ -106,6 +107,7 @@ class Walker {
   }
 
   private command(node: SyntaxNode): void {
+    if (joinsLines(node)) this.r.ok = false;
     const seg: RawSegment = { words: [], assignments: [], redirects: [], text: node.text };
     for (const c of node.children) {
       if (c.type === 'variable_assignment') seg.assignments.push(this.note(evaluateAssignment(c)));
@@ -137,6 +139,7 @@ class Walker {
   }
 
   private declaration(node: SyntaxNode): void {
+    if (joinsLines(node)) this.r.ok = false;
     const seg: RawSegment = { words: [], assignments: [], redirects: [], text: node.text };
     for (const c of node.children) {
       if (!c.isNamed) seg.words.push({ value: c.type, dynamic: false });
@@ -202,6 +205,7 @@ class Walker {
     const start = node.parent?.children.find((c) => c.type === 'heredoc_start');
     const quoted = start ? /['"\\]/.test(start.text) : false;
     if (!quoted && node.text.includes('`')) {
+      this.r.ok = false;
       this.r.substitution = true;
       this.flag(REASONS.substitution);
     }
@@ -229,6 +233,20 @@ class Walker {
     }
     return [{ op, fd, target, kind: op.startsWith('<') ? 'read' : 'write' }];
   }
+}
+
+/**
+ * True when a newline separates two parts of one simple command. Bash ends a simple command at an unescaped
+ * newline, so the grammar has joined two commands into one, and the tree cannot be trusted. It happens:
+ * `a | b | c⏎rm x && d` comes back with `c rm x` as one command, which would hide rm as an argument.
+ */
+function joinsLines(node: SyntaxNode): boolean {
+  const parts = node.children;
+  for (let i = 1; i < parts.length; i++) {
+    const gap = node.text.slice((parts[i - 1] as SyntaxNode).endIndex - node.startIndex, (parts[i] as SyntaxNode).startIndex - node.startIndex);
+    if (gap.replace(/\\\n/g, '').includes('\n')) return true;
+  }
+  return false;
 }
 
 export function walkProgram(root: SyntaxNode): WalkResult {

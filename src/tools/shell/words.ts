@@ -20,6 +20,11 @@ export interface WordValue {
   dynamic: boolean;
   /** The word contains a command or process substitution. */
   substitution: boolean;
+  /**
+   * The word's text holds syntax the grammar should have split out (a backtick, a quote, an expansion), so
+   * the parser and bash may disagree about it: the command cannot be trusted to mean what the tree says.
+   */
+  unparsed: boolean;
   reasons: string[];
 }
 
@@ -28,6 +33,7 @@ interface Acc {
   shadow: string;
   dynamic: boolean;
   substitution: boolean;
+  unparsed: boolean;
   reasons: Set<string>;
 }
 
@@ -45,6 +51,8 @@ function unquoted(acc: Acc, text: string): void {
     const c = text[i] as string;
     const next = text[i + 1];
     if (c === '\\') {
+      // An escaped backtick is a nested substitution inside backticks; the grammar keeps it as text.
+      if (next === '`') acc.unparsed = true;
       if (next === undefined) {
         acc.value += c;
         acc.shadow += QUOTED;
@@ -57,11 +65,10 @@ function unquoted(acc: Acc, text: string): void {
     }
     // The grammar splits expansions and quotes into their own nodes; seeing one here means the parser and
     // bash may disagree about this word, so it cannot be trusted. Nested backticks are the known case.
-    if (c === '`') {
-      acc.substitution = true;
-      dyn(acc, REASONS.substitution);
-    } else if (c === '$' && next !== undefined && EXPANSION_START.test(next)) dyn(acc, REASONS.variable);
-    else if (c === "'" || c === '"') dyn(acc, REASONS.quoting);
+    if (c === '`' || c === "'" || c === '"' || (c === '$' && next !== undefined && EXPANSION_START.test(next))) {
+      acc.unparsed = true;
+      dyn(acc, REASONS.quoting);
+    }
     acc.value += c;
     acc.shadow += c;
   }
@@ -72,6 +79,7 @@ function doubleQuoted(acc: Acc, text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text[i] as string;
     const next = text[i + 1];
+    if (c === '\\' && next === '`') acc.unparsed = true;
     if (c === '\\' && next !== undefined && '$`"\\\n'.includes(next)) {
       if (next !== '\n') {
         acc.value += next;
@@ -80,10 +88,10 @@ function doubleQuoted(acc: Acc, text: string): void {
       i++;
       continue;
     }
-    if (c === '`') {
-      acc.substitution = true;
-      dyn(acc, REASONS.substitution);
-    } else if (c === '$' && next !== undefined && EXPANSION_START.test(next)) dyn(acc, REASONS.variable);
+    if (c === '`' || (c === '$' && next !== undefined && EXPANSION_START.test(next))) {
+      acc.unparsed = true;
+      dyn(acc, REASONS.quoting);
+    }
     acc.value += c;
     acc.shadow += QUOTED;
   }
@@ -193,12 +201,13 @@ function finish(acc: Acc, node: SyntaxNode, tildeAfterColon: boolean): WordValue
     value: acc.dynamic ? node.text : acc.value,
     dynamic: acc.dynamic,
     substitution: acc.substitution,
+    unparsed: acc.unparsed,
     reasons: [...acc.reasons],
   };
 }
 
 function newAcc(): Acc {
-  return { value: '', shadow: '', dynamic: false, substitution: false, reasons: new Set() };
+  return { value: '', shadow: '', dynamic: false, substitution: false, unparsed: false, reasons: new Set() };
 }
 
 /** Evaluates one word (a command name, an argument, a redirect target). */
@@ -228,6 +237,7 @@ export function evaluateAssignment(node: SyntaxNode): WordValue {
         for (const r of w.reasons) acc.reasons.add(r);
       }
       acc.substitution ||= w.substitution;
+      acc.unparsed ||= w.unparsed;
       return w.value;
     });
     acc.value += `(${items.join(' ')})`;
@@ -236,5 +246,11 @@ export function evaluateAssignment(node: SyntaxNode): WordValue {
   // Only the value part decides about ~ and globs (`x=*` assigns a literal star: no globbing in assignments).
   const shadow = acc.shadow.slice(start);
   if (/(^|:)~/.test(shadow)) dyn(acc, REASONS.tilde);
-  return { value: acc.dynamic ? node.text : acc.value, dynamic: acc.dynamic, substitution: acc.substitution, reasons: [...acc.reasons] };
+  return {
+    value: acc.dynamic ? node.text : acc.value,
+    dynamic: acc.dynamic,
+    substitution: acc.substitution,
+    unparsed: acc.unparsed,
+    reasons: [...acc.reasons],
+  };
 }

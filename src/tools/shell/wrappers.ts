@@ -159,7 +159,9 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
   env(args) {
     const p = parseOptions(args, { short: 'uCS', long: ['unset', 'chdir', 'split-string'] });
     if (p.rest < 0) return NONE;
-    const { assignments, rest } = takeAssignments(args.slice(p.rest));
+    // A lone `-` is the old spelling of -i.
+    const operands = args[p.rest]?.value === '-' && !args[p.rest]?.dynamic ? args.slice(p.rest + 1) : args.slice(p.rest);
+    const { assignments, rest } = takeAssignments(operands);
     const split = p.opts.get('S') ?? p.opts.get('split-string');
     if (typeof split === 'string') {
       return { kind: 'code', code: { text: [split, ...rest.map((w) => shellQuote(w.value))].join(' '), dynamic: rest.some((w) => w.dynamic) } };

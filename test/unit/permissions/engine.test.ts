@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
 import { type DecisionInput, decide } from '../../../src/permissions/engine.js';
-import type { CommandAnalyzer } from '../../../src/permissions/match.js';
+import { shellAnalyzer } from '../../../src/cli/shell-analyzer.js';
 import { bashContentMatches, pathPattern } from '../../../src/permissions/match.js';
 import type { PermissionModeName } from '../../../src/permissions/modes.js';
 import { RuleSet, parseRule, rulesFrom } from '../../../src/permissions/rules.js';
@@ -34,14 +34,7 @@ const Write = tool('Write', (i) => ({ kind: 'write', path: String(i['file_path']
 const Bash = tool('Bash', (i) => ({ kind: 'command', command: String(i['command']) }));
 const Todo = tool('TodoWrite', () => ({ kind: 'none' }), true);
 
-/** A toy analyzer for engine tests (the real parser is tested in test/unit/shell). */
-const analyzer: CommandAnalyzer = {
-  analyze: async (c) => {
-    if (c.includes('$') || c.includes('`')) return { ok: false, segments: [], readOnly: false, reasons: ['dynamic'] };
-    const segments = c.split(/&&|;|\|/).map((s) => s.trim()).filter(Boolean);
-    return { ok: true, segments, readOnly: segments.every((s) => /^(ls|cat|git status)\b/.test(s)), reasons: [] };
-  },
-};
+const analyzer = shellAnalyzer;
 
 function input(t: AnyTool, i: Record<string, unknown>, opts: { mode?: PermissionModeName; allow?: string[]; deny?: string[]; ask?: string[]; hook?: DecisionInput['hook'] } = {}): DecisionInput {
   const rules = new RuleSet();
@@ -117,7 +110,10 @@ describe('decisions', () => {
   it('an allow rule covers a command only if it covers every segment; unanalysable commands ask', async () => {
     expect(await decide(input(Bash, { command: 'git status; rm -rf x' }, { allow: ['Bash(git status:*)'] }))).toMatchObject({ behavior: 'ask' });
     expect(await decide(input(Bash, { command: 'git add . && git commit -m x' }, { allow: ['Bash(git add:*)', 'Bash(git commit:*)'] }))).toMatchObject({ behavior: 'allow', reasonType: 'subcommandResults' });
-    expect(await decide(input(Bash, { command: 'echo $(id)' }, { allow: ['Bash(echo:*)'] }))).toMatchObject({ behavior: 'ask', reasonType: 'other', reason: 'dynamic' });
+    expect(await decide(input(Bash, { command: 'echo $(id)' }, { allow: ['Bash(echo:*)'] }))).toMatchObject({ behavior: 'ask', reason: expect.stringContaining('command substitution') });
+    expect(await decide(input(Bash, { command: 'sudo git status' }, { allow: ['Bash(git status:*)'] }))).toMatchObject({ behavior: 'ask' });
+    expect(await decide(input(Bash, { command: 'echo "a' }, { allow: ['Bash'] }))).toMatchObject({ behavior: 'allow' });
+    expect(await decide(input(Bash, { command: 'echo "a' }, { allow: ['Bash(echo:*)'] }))).toMatchObject({ behavior: 'ask', reasonType: 'other' });
     expect(await decide(input(Bash, { command: 'ls -la' }))).toMatchObject({ behavior: 'allow', reasonType: 'subcommandResults' });
   });
 

@@ -1,0 +1,345 @@
+// Bash: runs `bash -c <command>` in its own process group, with stdin closed and stdout/stderr merged into
+// one pipe (see shell/init-script.ts), and returns what it printed within a budget (shell/output.ts).
+//
+// Completion is the shell's exit, not the end of its pipes: a job it put in the background may hold the pipe
+// for ever. After the exit the pipes get a short drain window; then collection stops and the pipe is drained
+// to nowhere (so such a job is not killed by SIGPIPE when it next writes) without keeping the daemon alive.
+// A timeout or an abort sends SIGTERM to the whole group and SIGKILL after a grace of at most 2 s; the call
+// returns at once and the escalation continues in the background.
+//
+// Timeouts: input `timeout` (ms), else BASH_DEFAULT_TIMEOUT_MS (120 000), clamped to BASH_MAX_TIMEOUT_MS
+// (600 000). The two variables are read from the tool environment's childEnv (agentd's own environment minus
+// credentials), so they follow the daemon's environment and tests can set them without touching process.env.
+import { mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { Socket } from 'node:net';
+import { isAbsolute, join, relative } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import * as z from 'zod/mini';
+import { type ShellExit, killGroup, spawnShell } from '../process.js';
+import { analyzeCommand, analyzeCommandSync, commandName } from '../shell/analyze.js';
+import { BASH_DESCRIPTION, BASH_INPUT_JSON_SCHEMA } from '../shell/bash-prompt.js';
+import { ensureInitScript, shellEnv } from '../shell/init-script.js';
+import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET, OutputCollector } from '../shell/output.js';
+import { isReadOnlyCommand } from '../shell/read-only.js';
+import type { CommandAnalysis } from '../shell/types.js';
+import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
+import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, isShellTaskRegistry, releaseWhenGone } from './background.js';
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+const KILL_GRACE_MS = 2_000;
+const DRAIN_MS = 200;
+const ABORT_MARKER = '<error>Command was aborted before completion</error>';
+const NO_OUTPUT = '(Bash completed with no output)';
+
+const BashInput = z.strictObject({
+  command: z.string(),
+  timeout: z.optional(z.number()),
+  description: z.optional(z.string()),
+  run_in_background: z.optional(z.boolean()),
+  dangerouslyDisableSandbox: z.optional(z.boolean()),
+});
+export type BashInput = z.infer<typeof BashInput>;
+
+/** The structured result (tool_use_result), as Claude Code's BashOutput. */
+export interface BashOutput {
+  stdout: string;
+  stderr: string;
+  interrupted: boolean;
+  isImage?: boolean;
+  noOutputExpected?: boolean;
+  returnCodeInterpretation?: string;
+  backgroundTaskId?: string;
+  /** Where the full output is when it was cut for the model. */
+  persistedOutputPath?: string;
+  persistedOutputSize?: number;
+}
+
+/** A failed command's tool_use_result is the error text, as Claude Code reports it. */
+export type BashResult = BashOutput | string;
+
+export interface BashToolOptions {
+  /** Override BASH_DEFAULT_TIMEOUT_MS / BASH_MAX_TIMEOUT_MS. */
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  /** SIGTERM → SIGKILL grace (capped at 2 s). */
+  killGraceMs?: number;
+  /** How long the pipes may stay open after the shell exited. */
+  drainMs?: number;
+  /** Output budget for the model, in JSON-escaped bytes. */
+  outputBudget?: number;
+  /**
+   * The session's working directories root (its original cwd). A `cd` persists when the new directory is
+   * inside it or an additional directory; defaults to the current cwd.
+   */
+  projectDir?: string;
+}
+
+function positive(v: string | undefined): number | undefined {
+  const n = v === undefined ? NaN : Number(v);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+export function resolveTimeouts(env: Readonly<Record<string, string>>, opts: BashToolOptions): { def: number; max: number } {
+  const def = opts.defaultTimeoutMs ?? positive(env['BASH_DEFAULT_TIMEOUT_MS']) ?? DEFAULT_TIMEOUT_MS;
+  const max = Math.max(def, opts.maxTimeoutMs ?? positive(env['BASH_MAX_TIMEOUT_MS']) ?? MAX_TIMEOUT_MS);
+  return { def, max };
+}
+
+function clampTimeout(requested: number | undefined, def: number, max: number): number {
+  return Math.min(requested !== undefined && requested > 0 ? requested : def, max);
+}
+
+/** Commands that normally print nothing when they succeed. */
+const SILENT = new Set(['mv', 'cp', 'rm', 'mkdir', 'rmdir', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'cd', 'export', 'unset', 'wait']);
+
+/** Exit codes that mean an answer, not a failure, for the command whose status the shell returns. */
+function interpretExit(analysis: CommandAnalysis | undefined, code: number): string | undefined {
+  const last = analysis?.ok ? analysis.segments.at(-1) : undefined;
+  if (!last || code !== 1) return undefined;
+  switch (commandName(last)) {
+    case 'grep':
+    case 'egrep':
+    case 'fgrep':
+    case 'rg':
+      return 'No matches found';
+    case 'diff':
+      return 'Files differ';
+    case 'test':
+    case '[':
+    case '[[':
+      return 'Condition is false';
+    case 'find':
+      return 'Some directories were inaccessible';
+    default:
+      return undefined;
+  }
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 100) / 10}s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m}m ${Math.round((ms % 60_000) / 1000)}s`;
+}
+
+function within(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function stopCollecting(streams: ReadonlyArray<Readable | null>): void {
+  for (const s of streams) {
+    if (!s || s.destroyed) continue;
+    s.removeAllListeners('data');
+    s.on('data', () => undefined);
+    s.on('error', () => undefined);
+    s.resume();
+    if (s instanceof Socket) s.unref();
+  }
+}
+
+function ended(s: Readable | null): Promise<void> {
+  if (!s || s.readableEnded || s.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    s.once('end', resolve);
+    s.once('close', resolve);
+    s.once('error', () => resolve());
+  });
+}
+
+type RunResult =
+  | { collected: CollectedOutput; stop: 'timeout' | 'abort' }
+  | { collected: CollectedOutput; exit: ShellExit; newCwd?: string };
+
+export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, BashResult> {
+  const grace = Math.min(opts.killGraceMs ?? KILL_GRACE_MS, KILL_GRACE_MS);
+
+  async function run(input: BashInput, ctx: ToolCallContext, timeoutMs: number): Promise<RunResult> {
+    const dir = ctx.env.spillDir;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tag = randomBytes(6).toString('hex');
+    const cwdFile = join(dir, `cwd-${tag}`);
+    const env = shellEnv(ctx.env.childEnv, { initScript: ensureInitScript(dir), cwdFile });
+    const collector = new OutputCollector({
+      budget: opts.outputBudget ?? DEFAULT_OUTPUT_BUDGET,
+      spillPath: () => join(dir, `bash-output-${tag}.log`),
+      onText: (output, totalBytes) => ctx.progress({ kind: 'output', output, totalBytes }),
+      onSpillError: (e) => ctx.env.logger.warn({ err: e.message }, 'bash: cannot write the spill file'),
+    });
+    const child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: 'pipe' });
+    const pid = child.pid;
+    const untrack = pid !== undefined ? ctx.env.trackProcessGroup(pid) : () => undefined;
+    const streams = [child.stdout, child.stderr];
+    let paused = false;
+    const onData = (chunk: Buffer): void => {
+      if (collector.push(chunk) || paused) return;
+      // The spill file is backed up: stop reading (the pipe fills, the command waits) until it drains.
+      paused = true;
+      for (const s of streams) s?.pause();
+      collector.onDrain(() => {
+        paused = false;
+        for (const s of streams) s?.resume();
+      });
+    };
+    for (const s of streams) {
+      s?.on('data', onData);
+      s?.on('error', () => undefined);
+    }
+
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const outcome = await new Promise<{ exit: ShellExit } | { stop: 'timeout' | 'abort' }>((resolve) => {
+      void child.exited.then((exit) => resolve({ exit }));
+      timer = setTimeout(() => resolve({ stop: 'timeout' }), timeoutMs);
+      onAbort = () => resolve({ stop: 'abort' });
+      if (ctx.signal.aborted) onAbort();
+      else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+
+    if ('stop' in outcome) {
+      // Return now; the group gets SIGTERM, then SIGKILL after the grace, in the background.
+      if (pid !== undefined) void killGroup(pid, { graceMs: grace }).then(() => releaseWhenGone(pid, untrack, 250));
+      const collected = await collector.finish();
+      stopCollecting(streams);
+      rmSync(cwdFile, { force: true });
+      return { collected, stop: outcome.stop };
+    }
+    const exit = outcome.exit;
+    let drainTimer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all(streams.map(ended)),
+      new Promise<void>((resolve) => {
+        drainTimer = setTimeout(resolve, opts.drainMs ?? DRAIN_MS);
+      }),
+    ]);
+    clearTimeout(drainTimer);
+    const collected = await collector.finish();
+    stopCollecting(streams);
+    releaseWhenGone(pid, untrack);
+    let newCwd: string | undefined;
+    try {
+      newCwd = readFileSync(cwdFile, 'utf8').trim() || undefined;
+    } catch {
+      newCwd = undefined;
+    }
+    rmSync(cwdFile, { force: true });
+    return { collected, exit, ...(newCwd ? { newCwd } : {}) };
+  }
+
+  return {
+    name: 'Bash',
+    description: BASH_DESCRIPTION,
+    inputSchema: BashInput,
+    inputJsonSchema: BASH_INPUT_JSON_SCHEMA,
+    interruptBehavior: 'cancel',
+    cancelsSiblingsOnError: true,
+    async isConcurrencySafe(input) {
+      if (input.run_in_background) return false;
+      return isReadOnlyCommand(await analyzeCommand(input.command));
+    },
+    isReadOnly(input) {
+      // Best effort while the parser is still loading: "not read-only" is the safe answer.
+      const a = analyzeCommandSync(input.command);
+      return !input.run_in_background && a !== undefined && isReadOnlyCommand(a);
+    },
+    permissionSubject: (input) => ({ kind: 'command', command: input.command }),
+    validateInput(input, { shared }) {
+      try {
+        if (!statSync(shared.cwd).isDirectory()) return { ok: false, message: `Working directory is not a directory: ${shared.cwd}` };
+      } catch {
+        return { ok: false, message: `Working directory does not exist: ${shared.cwd}` };
+      }
+      if (input.command.trim() === '') return { ok: false, message: 'The command is empty' };
+      return { ok: true };
+    },
+    async call(input, ctx): Promise<ToolOutcome<BashResult>> {
+      const { def, max } = resolveTimeouts(ctx.env.childEnv, opts);
+      if (input.run_in_background) return startBackground(input, ctx);
+      if (ctx.signal.aborted) {
+        const data: BashOutput = { stdout: '', stderr: ABORT_MARKER, interrupted: true, isImage: false };
+        return { data, content: ABORT_MARKER, isError: true };
+      }
+      const timeoutMs = clampTimeout(input.timeout, def, max);
+      const [result, analysis] = await Promise.all([run(input, ctx, timeoutMs), analyzeCommand(input.command)]);
+      return toOutcome(ctx, result, analysis, timeoutMs, opts.projectDir);
+    },
+  };
+}
+
+function startBackground(input: BashInput, ctx: ToolCallContext): ToolOutcome<BashResult> {
+  const registry = ctx.env.background;
+  if (!isShellTaskRegistry(registry)) throw new Error('Background commands are not available in this session');
+  const timeoutMs = clampTimeout(input.timeout, DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS);
+  const task = registry.start({
+    command: input.command,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    cwd: ctx.shared.cwd,
+    env: ctx.env.childEnv,
+    outputDir: join(ctx.env.spillDir, 'tasks'),
+    timeoutMs,
+    toolUseId: ctx.toolUseId,
+    trackProcessGroup: (pid) => ctx.env.trackProcessGroup(pid),
+  });
+  const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: task.id };
+  return { data, content: `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}` };
+}
+
+function toOutcome(
+  ctx: ToolCallContext,
+  r: RunResult,
+  analysis: CommandAnalysis,
+  timeoutMs: number,
+  projectDir: string | undefined,
+): ToolOutcome<BashResult> {
+  // Leading blank lines and trailing whitespace carry nothing (as Claude Code trims them).
+  const stdout = r.collected.text.replace(/^(\s*\n)+/, '').trimEnd();
+  const notes: string[] = [];
+  const persisted = r.collected.truncated && r.collected.spillPath ? { persistedOutputPath: r.collected.spillPath, persistedOutputSize: r.collected.totalBytes } : {};
+  const noOutputExpected = analysis.ok && analysis.segments.length > 0 && analysis.segments.every((s) => SILENT.has(commandName(s)));
+
+  if ('stop' in r) {
+    if (r.stop === 'timeout') notes.push(`Command timed out after ${formatDuration(timeoutMs)}`);
+    notes.push(ABORT_MARKER);
+    const stderr = notes.join('\n');
+    const data: BashOutput = { stdout, stderr, interrupted: true, isImage: false, noOutputExpected, ...persisted };
+    return { data, content: [stdout, stderr].filter(Boolean).join('\n'), isError: true };
+  }
+  const exit = r.exit;
+  if (exit.error) throw new Error(`Failed to start bash: ${exit.error}`);
+
+  let contextModifier: ToolOutcome['contextModifier'];
+  if (exit.code === 0 && r.newCwd && real(r.newCwd) !== real(ctx.shared.cwd)) {
+    const roots = [projectDir ?? ctx.shared.cwd, ...ctx.shared.additionalDirectories].map(real);
+    const next = r.newCwd;
+    if (roots.some((root) => within(root, real(next)))) contextModifier = (s) => ({ ...s, cwd: next });
+    else notes.push(`Shell cwd was reset to ${ctx.shared.cwd}`);
+  }
+  const stderr = notes.join('\n');
+  const interpretation = exit.code === 0 ? undefined : interpretExit(analysis, exit.code);
+  if (exit.code !== 0 && interpretation === undefined) {
+    const text = [`Exit code ${exit.code}`, stderr, stdout].filter(Boolean).join('\n');
+    return { data: `Error: ${text}`, content: text, isError: true };
+  }
+  const data: BashOutput = {
+    stdout,
+    stderr,
+    interrupted: false,
+    isImage: false,
+    noOutputExpected,
+    ...(interpretation ? { returnCodeInterpretation: interpretation } : {}),
+    ...persisted,
+  };
+  const content = [stdout, stderr].filter(Boolean).join('\n') || NO_OUTPUT;
+  return { data, content, ...(contextModifier ? { contextModifier } : {}) };
+}
