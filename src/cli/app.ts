@@ -398,7 +398,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     client.closeAll('stdin closed');
     session.endOfInput();
     await session.done();
-    await background.killAll();
+    // No tool process outlives the daemon: stopped calls may still be inside their kill grace period.
+    await Promise.all([background.killAll(), tracker.killAll(2000)]);
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok);
   })();
