@@ -29,7 +29,7 @@ import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
 import type { QueuedInput, SessionSettings } from '../session/config.js';
-import { DEFAULT_RETRY } from '../session/retry.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { builtinTools } from '../tools/builtin/index.js';
@@ -90,6 +90,17 @@ function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient
     },
     timeoutMs: envInt(io.env, 'API_TIMEOUT_MS') ?? 600_000,
   });
+}
+
+/** The retry policy, with documented environment overrides (used by tests and impatient CI jobs). */
+function retryPolicy(env: AppIO['env']): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY,
+    ...(envInt(env, 'AGENTD_MAX_RETRIES') !== undefined ? { maxAttempts: (envInt(env, 'AGENTD_MAX_RETRIES') as number) + 1 } : {}),
+    ...(envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') !== undefined ? { baseDelayMs: envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') as number } : {}),
+    ...(envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') !== undefined ? { firstEventTimeoutMs: envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') as number } : {}),
+    ...(envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') !== undefined ? { idleTimeoutMs: envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') as number } : {}),
+  };
 }
 
 function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
@@ -283,7 +294,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       now: Date.now,
       newUuid,
       random: Math.random,
-      retry: DEFAULT_RETRY,
+      retry: retryPolicy(io.env),
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
