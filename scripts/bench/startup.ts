@@ -1,0 +1,128 @@
+// Cold-start benchmarks: bare node for reference, spawn → initialize answered, spawn → first result.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
+import { userFrame } from './proc.js';
+import { awaitResult, initialize, perSubject, place, start, using } from './session.js';
+import { summarize } from './stats.js';
+import type { Subject } from './subjects.js';
+import type { BenchContext, Benchmark, Row } from './types.js';
+
+const ms = (a: number, b: number): number => b - a;
+
+/** A one-rule scenario: every request gets a short text (a trivial turn). */
+export const SHORT_REPLY: Scenario = {
+  description: 'bench: every request gets a short text',
+  rules: [{ name: 'short', reply: { content: [{ type: 'text', text: 'ok' }] } }],
+};
+
+function runs(ctx: BenchContext): number {
+  return ctx.quick ? 5 : 20;
+}
+
+/** Spawns `node <args>` and returns ms from spawn to `until` (the first stdout byte, or the exit). */
+function timeNode(args: readonly string[], until: 'first-byte' | 'exit', env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const c = spawn(process.execPath, [...args], { stdio: ['ignore', 'pipe', 'ignore'], env });
+    let firstByte = 0;
+    c.stdout.once('data', () => {
+      firstByte = performance.now();
+    });
+    c.stdout.resume();
+    c.on('error', reject);
+    c.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`node ${args.join(' ')} exited ${String(code)}`));
+      else resolve(ms(t0, until === 'exit' ? performance.now() : firstByte));
+    });
+  });
+}
+
+export const nodeBaseline: Benchmark = {
+  name: 'node-baseline',
+  description:
+    'bare Node.js for reference: `node -e 0` spawn → exit, and spawn → first stdout line of a script that prints one line (what any Node daemon pays before its own code runs).',
+  async run(ctx) {
+    // The same clean environment the daemons get, so the rows compare like with like.
+    const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: ctx.dir('node-home-') };
+    const cases = [
+      { metric: 'spawn → exit', subject: 'node -e 0', args: ['-e', '0'], until: 'exit' as const, env },
+      { metric: 'spawn → first stdout line', subject: 'node -e (print one line)', args: ['-e', 'process.stdout.write("{}\\n")'], until: 'first-byte' as const, env },
+    ];
+    // With this set (as in this machine's shell; the SDKs pass their environment on), Node parses every
+    // certificate of that file at start-up: worth knowing when a daemon's start-up looks slow.
+    const extraCa = process.env['NODE_EXTRA_CA_CERTS'];
+    if (extraCa && existsSync(extraCa)) {
+      cases.push({ metric: 'spawn → exit', subject: `node -e 0 with NODE_EXTRA_CA_CERTS=${extraCa}`, args: ['-e', '0'], until: 'exit' as const, env: { ...env, NODE_EXTRA_CA_CERTS: extraCa } });
+    }
+    const rows: Row[] = [];
+    for (const c of cases) {
+      const times: number[] = [];
+      // run 0 warms the page cache
+      for (let i = 0; i <= runs(ctx); i++) {
+        const t = await timeNode(c.args, c.until, c.env);
+        if (i > 0) times.push(t);
+      }
+      const s = summarize(times);
+      rows.push({ bench: 'node-baseline', metric: c.metric, subject: c.subject, unit: 'ms', n: s.n, nLabel: 'runs', median: s.median, p90: s.p90 });
+    }
+    return rows;
+  },
+};
+
+export const startup: Benchmark = {
+  name: 'startup',
+  description:
+    'spawn → `initialize` control_response (initialize written right after spawn, as the SDKs do; clean environment: PATH, HOME, API key and base URL only).',
+  async run(ctx) {
+    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
+    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
+      bench: 'startup',
+      metric: 'spawn → initialize answered',
+      subject: s.label,
+      unit: 'ms',
+      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 45 } }),
+    });
+    return perSubject(ctx, subjects, base, async (s) => {
+      const where = place(ctx, 'startup', s);
+      const times: number[] = [];
+      for (let i = 0; i <= runs(ctx); i++) {
+        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
+        if (i > 0) times.push(t);
+      }
+      const st = summarize(times);
+      return { ...base(s), n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+    });
+  },
+};
+
+export const firstResult: Benchmark = {
+  name: 'first-result',
+  description: 'spawn → first `result` of a short text turn (initialize and the user frame written at once, as the TS SDK does).',
+  async run(ctx) {
+    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
+    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
+      bench: 'first-result',
+      metric: 'spawn → first result',
+      subject: s.label,
+      unit: 'ms',
+    });
+    return ctx.withLoopback(SHORT_REPLY, (server) =>
+      perSubject(ctx, subjects, base, async (s) => {
+        const where = place(ctx, 'first-result', s);
+        const times: number[] = [];
+        for (let i = 0; i <= runs(ctx); i++) {
+          const t = await using(start(s, where, s.usesLoopback ? { baseUrl: server.url } : {}), async (p) => {
+            const init = initialize(p);
+            p.send(userFrame('Say ok.'));
+            await init;
+            return ms(p.spawnedAt, (await awaitResult(p)).at);
+          });
+          if (i > 0) times.push(t);
+        }
+        const st = summarize(times);
+        return { ...base(s), n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+      }),
+    );
+  },
+};
