@@ -76,8 +76,8 @@ async function main(): Promise<number> {
   const selected = only.length ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
 
   const root = fileURLToPath(new URL('../..', import.meta.url));
-  if (!existsSync(join(root, 'dist/agentd.mjs'))) {
-    log('dist/agentd.mjs is missing: build first (node scripts/build.mjs).');
+  if (!existsSync(join(root, 'dist/agentd.js'))) {
+    log('dist/agentd.js is missing: build first (node scripts/build.mjs).');
     return 2;
   }
   const profDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;

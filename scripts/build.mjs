@@ -1,31 +1,72 @@
-// Builds the executable (one bundled ESM file: no TypeScript compiler and few module lookups at start-up) and
-// the script entry points. Usage: node scripts/build.mjs
+// Builds the daemon and the script entry points. Usage: node scripts/build.mjs
+//
+// Start-up is a product feature (initialize answered in ≤ 45 ms), so the daemon is shaped for it:
+//  - dist/agentd.js        everything `initialize` and a turn's control flow need, one CommonJS bundle;
+//  - dist/agentd-tools.js  tool implementations, shell parser, execa, globbing — required after start-up;
+//  - dist/agentd-sdk.js    @anthropic-ai/sdk — required in the background before the first model call;
+//  - dist/launch.js        loads a bundle through vm.Script with a V8 code cache (<bundle>.cache, written on
+//                          first use; Node 20 has no module compile cache), so the bundle is not re-parsed.
+// bin/agentd runs the launcher. No TypeScript compiler runs at start-up.
 import { build } from 'esbuild';
-import { chmodSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-mkdirSync(join(root, 'dist'), { recursive: true });
+const dist = join(root, 'dist');
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+// CommonJS regardless of the package's "type": the CJS loader reads files synchronously and skips the ESM
+// loader's machinery (a measurable part of start-up).
+writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 
-// The daemon: everything bundled except @anthropic-ai/sdk, which is loaded lazily on the first real model
-// call (bundling it would put ~100 ms of module evaluation in front of the initialize reply).
-await build({
-  entryPoints: [join(root, 'src/cli/entry.ts')],
-  outfile: join(root, 'dist/agentd.mjs'),
+/** Lazily loaded parts become separate bundles, required by path at run time. */
+const lazyBundles = {
+  name: 'agentd-lazy-bundles',
+  setup(b) {
+    b.onResolve({ filter: /\/tools\/lazy-entry\.js$/ }, (args) => (args.importer.endsWith('lazy-entry.ts') ? undefined : { path: './agentd-tools.js', external: true }));
+    b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (args.importer.includes('sdk-entry') ? undefined : { path: './agentd-sdk.js', external: true }));
+  },
+};
+
+const common = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
   sourcemap: 'linked',
-  external: ['@anthropic-ai/sdk'],
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __agentdCreateRequire } from 'node:module'; const require = __agentdCreateRequire(import.meta.url);",
-  },
   legalComments: 'none',
+  minify: true,
+  keepNames: true,
   logLevel: 'warning',
-});
-chmodSync(join(root, 'dist/agentd.mjs'), 0o755);
+  // import() of the lazy bundles becomes require() (sync, after start-up); import.meta.url keeps working.
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__agentdImportMetaUrl' },
+  banner: { js: "var __agentdImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [lazyBundles],
+};
+
+writeFileSync(join(dist, 'sdk-entry.js'), "module.exports = require('@anthropic-ai/sdk');\n");
+await Promise.all([
+  build({ ...common, entryPoints: [join(root, 'src/cli/entry.ts')], outfile: join(dist, 'agentd.js') }),
+  // web-tree-sitter is required from node_modules (its CommonJS build): its ESM build declares its own `require`,
+  // which breaks once esbuild turns its dynamic import() into require().
+  build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter'] }),
+  build({ ...common, entryPoints: [join(dist, 'sdk-entry.js')], outfile: join(dist, 'agentd-sdk.js') }),
+  build({
+    ...common,
+    minify: false,
+    sourcemap: false,
+    define: {},
+    banner: {},
+    plugins: [],
+    entryPoints: [join(root, 'src/cli/launch.ts')],
+    outfile: join(dist, 'launch.js'),
+  }),
+]);
+rmSync(join(dist, 'sdk-entry.js'));
 
 // Scripts (demo, bench, schema generator): TypeScript compiled to ESM, dependencies resolved at run time.
 const scripts = readdirSync(join(root, 'scripts'))
@@ -34,7 +75,7 @@ const scripts = readdirSync(join(root, 'scripts'))
 if (scripts.length) {
   await build({
     entryPoints: scripts,
-    outdir: join(root, 'dist/scripts'),
+    outdir: join(dist, 'scripts'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -44,4 +85,25 @@ if (scripts.length) {
     logLevel: 'warning',
   });
 }
-writeFileSync(join(root, 'dist/.built'), new Date().toISOString());
+chmodSync(join(root, 'bin', 'agentd'), 0o755);
+
+// Warm the code caches with one real exchange (initialize, a scripted turn that runs a tool), so the functions
+// used at start-up and in a turn are in them.
+await new Promise((resolve) => {
+  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), '--input-format', 'stream-json', '--output-format', 'stream-json', '--scenario', 'builtin:demo', '--no-session-persistence'], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  child.on('exit', resolve);
+  child.on('error', resolve);
+  child.stdin.end(
+    [
+      { type: 'control_request', request_id: 'warm', request: { subtype: 'initialize', systemPrompt: [''] } },
+      { type: 'user', message: { role: 'user', content: 'hello' }, parent_tool_use_id: null },
+    ]
+      .map((f) => JSON.stringify(f))
+      .join('\n') + '\n',
+  );
+});
+writeFileSync(join(dist, '.built'), new Date().toISOString());

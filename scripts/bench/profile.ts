@@ -1,5 +1,5 @@
 // Summarises V8 .cpuprofile files (from `--cpu-prof <dir>` runs): self time per function, mapped back to the
-// TypeScript sources through dist/agentd.mjs.map, so a hot spot names a src/ file and line.
+// TypeScript sources through dist/agentd.js.map, so a hot spot names a src/ file and line.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join, relative } from 'node:path';
@@ -31,7 +31,7 @@ export interface HotSpot {
 }
 
 function loadMap(root: string): { map: SourceMap; bundle: string } | undefined {
-  const bundle = join(root, 'dist/agentd.mjs');
+  const bundle = join(root, 'dist/agentd.js');
   const mapPath = `${bundle}.map`;
   if (!existsSync(mapPath)) return undefined;
   const r = MapPayload.safeParse(JSON.parse(readFileSync(mapPath, 'utf8')));
@@ -42,7 +42,7 @@ function loadMap(root: string): { map: SourceMap; bundle: string } | undefined {
     sources: m.sources,
     names: m.names,
     mappings: m.mappings,
-    file: m.file ?? 'agentd.mjs',
+    file: m.file ?? 'agentd.js',
     sourceRoot: m.sourceRoot ?? '',
     sourcesContent: (m.sourcesContent ?? []).map((c) => c ?? ''),
   };

@@ -14,7 +14,7 @@ export interface Machine {
   kernel: string;
   date: string;
   commit: string;
-  /** Size of dist/agentd.mjs: start-up time grows with what V8 must compile before the first frame. */
+  /** Size of bin/agentd: start-up time grows with what V8 must compile before the first frame. */
   bundleKiB: number;
 }
 
@@ -38,7 +38,7 @@ export function machine(root: string): Machine {
     kernel: `Linux ${release()}`,
     date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
     commit,
-    bundleKiB: existsSync(join(root, 'dist/agentd.mjs')) ? Math.round(statSync(join(root, 'dist/agentd.mjs')).size / 1024) : 0,
+    bundleKiB: existsSync(join(root, 'dist/agentd.js')) ? Math.round(statSync(join(root, 'dist/agentd.js')).size / 1024) : 0,
   };
 }
 
@@ -115,7 +115,7 @@ against the targets.
 | Memory | ${m.memGiB} GiB |
 | OS | ${m.kernel} |
 | Node.js | ${m.node} |
-| agentd commit | ${m.commit} (plus the working tree at run time); dist/agentd.mjs ${m.bundleKiB} KiB |
+| agentd commit | ${m.commit} (plus the working tree at run time); dist/agentd.js ${m.bundleKiB} KiB (start-up bundle) |
 | Claude Code | ${r.claude} |
 | Load average (1 min) | ${r.load.start.toFixed(2)} at start, ${r.load.end.toFixed(2)} at end (the bench itself keeps 1–2 CPUs busy; a high start value means other work added noise) |
 
@@ -134,7 +134,7 @@ Every subject is spawned as \`<cmd> --output-format stream-json --verbose --inpu
 and driven with raw NDJSON frames over stdin/stdout (initialize control_request, then user frames; a turn ends
 with its \`result\` frame), in a temporary HOME and work dir.
 
-* **agentd (loopback HTTP)**: \`node dist/agentd.mjs\` with \`ANTHROPIC_API_KEY=sk-bench\` and
+* **agentd (loopback HTTP)**: \`node bin/agentd\` with \`ANTHROPIC_API_KEY=sk-bench\` and
   \`ANTHROPIC_BASE_URL\` pointing at the loopback Messages SSE server of the tests
   (test/support/loopback-server.ts, run in a worker thread of the bench process): the real Anthropic adapter path.
 * **agentd (in-process scripted)**: \`--model-provider scripted --scenario builtin:echo\` (or a scenario file):

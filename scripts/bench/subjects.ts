@@ -39,7 +39,7 @@ function baseEnv(home: string): Record<string, string> {
 
 /** `nodeFlags` go before the script, e.g. --cpu-prof for profiling runs. */
 export function agentdSubject(root: string, nodeFlags: readonly string[] = []): Subject {
-  const entry = join(root, 'dist/agentd.mjs');
+  const entry = join(root, 'bin/agentd');
   return {
     id: 'agentd',
     label: 'agentd (loopback HTTP)',
@@ -54,7 +54,7 @@ export function agentdSubject(root: string, nodeFlags: readonly string[] = []): 
 }
 
 export function agentdScriptedSubject(root: string, nodeFlags: readonly string[] = []): Subject {
-  const entry = join(root, 'dist/agentd.mjs');
+  const entry = join(root, 'bin/agentd');
   return {
     id: 'agentd-scripted',
     label: 'agentd (in-process scripted)',

@@ -32,7 +32,7 @@ export interface BenchContext {
   quick: boolean;
   /** agentd runs under --cpu-prof: long benchmarks should do one run (one profile per process). */
   profiling: boolean;
-  /** Repository root (dist/agentd.mjs lives below it). */
+  /** Repository root (dist/agentd.js lives below it). */
   root: string;
   /** Subjects among `ids` that can run here (Claude Code is absent when it cannot run or --no-claude). */
   subjects(ids: readonly SubjectId[]): Subject[];

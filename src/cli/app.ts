@@ -24,7 +24,6 @@ import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
 import { shellAnalyzer } from './shell-analyzer.js';
-import { warmShellParser } from '../tools/shell/index.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
@@ -32,10 +31,9 @@ import type { QueuedInput, SessionSettings } from '../session/config.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
 import { Session } from '../session/session.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
-import { builtinTools } from '../tools/builtin/index.js';
-import { createBackgroundRegistry } from '../tools/builtin/background.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
-import { ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import type { BackgroundRegistry } from '../tools/tool.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
@@ -163,15 +161,23 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
   const tracker = new ProcessGroupTracker();
-  const background = createBackgroundRegistry();
-  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker, background });
-  const tools = new ToolRegistry(
-    selectTools(builtinTools({ projectDir: io.cwd }), {
-      base: opts.tools,
-      removed: opts.disallowedTools.filter((r) => !r.includes('(')),
-    }),
-  );
-
+  // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
+  // of them, and the session waits for them before its first turn.
+  let background: BackgroundRegistry = new EmptyBackgroundRegistry();
+  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker, background: () => background });
+  const tools = new ToolRegistry([]);
+  let loadTools!: () => void;
+  const toolsReady = new Promise<void>((resolve) => {
+    loadTools = () => resolve();
+  }).then(() => import('../tools/lazy-entry.js')).then((m) => {
+    background = m.createBackgroundRegistry();
+    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools, removed: opts.disallowedTools.filter((r) => !r.includes('(')) });
+    // StructuredOutput may already be registered (from --json-schema); the built-ins go in front of it.
+    const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
+    for (const n of tools.names()) tools.remove(n);
+    for (const t of [...selected, ...extra]) tools.add(t);
+    if (tools.get('Bash')) void m.warmShellParser().catch((err: unknown) => logger.warn({ err }, 'shell parser failed to load; commands will ask'));
+  });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
   let resolveExit!: (code: number) => void;
@@ -298,6 +304,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
+      ready: toolsReady,
     },
     {
       sessionId,
@@ -385,20 +392,28 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
 
   session.start();
-  // Load the real SDK in the background once start-up work is done, so the first model call does not wait.
-  if (opts.modelProvider === 'anthropic') setImmediate(preloadAnthropicSdk);
-  // The shell grammar (WASM) loads in the background too; the first Bash call would otherwise wait for it.
-  if (tools.get('Bash')) setImmediate(() => void warmShellParser().catch((err: unknown) => logger.warn({ err }, 'shell parser failed to load; commands will ask')));
+  // Everything a turn needs but `initialize` does not (tools, the Messages SDK) loads once the first line has
+  // been answered, or after a short idle moment, whichever comes first.
+  let warmedUp = false;
+  const warmUp = (): void => {
+    if (warmedUp) return;
+    warmedUp = true;
+    loadTools();
+    if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
+  };
+  setTimeout(warmUp, 25).unref();
 
   void (async () => {
     try {
       if (printMode) {
+        warmUp();
         const prompt = opts.prompt ?? (await readAll(io.stdin));
         session.submit({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false });
       } else {
         for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
           if (exiting) break;
           await router.handle(ev);
+          if (!warmedUp) setImmediate(warmUp);
         }
       }
     } catch (err) {

@@ -1,6 +1,9 @@
 // Command hooks: `sh -c <command>` in its own process group, the JSON input on stdin, stdout/stderr captured
 // (capped), killed as a group on timeout or abort. Plain node:child_process: a hook is one short-lived process.
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+// child_process (with net and dgram behind it) is loaded on the first command hook, not at start-up.
+const lazyRequire = createRequire(import.meta.url);
 
 export interface CommandHookResult {
   exitCode: number | null;
@@ -25,6 +28,7 @@ export function runCommandHook(o: {
     let err = '';
     let timedOut = false;
     let settled = false;
+    const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
     const child = spawn('/bin/sh', ['-c', o.command], { cwd: o.cwd, env: { ...o.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const killGroup = (sig: NodeJS.Signals): void => {
       try {

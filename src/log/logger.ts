@@ -1,6 +1,8 @@
 // The only importer of pino. Logs go to stderr (or a file), never stdout, and known secret values are
-// scrubbed from every line before it is written.
-import pino from 'pino';
+// scrubbed from every line before it is written. pino is loaded on the first line actually logged: a normal
+// start logs nothing at the default level, and start-up latency is a product feature here.
+import { createRequire } from 'node:module';
+import type pinoTypes from 'pino';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -42,51 +44,97 @@ export function scrubSecrets(s: string, secrets: readonly string[]): string {
   return out;
 }
 
-export function createLogger(opts: LoggerOptions): Logger {
-  const secrets = [...opts.secrets];
-  const destination =
-    opts.stream ??
-    (opts.file
-      ? pino.destination({ dest: opts.file, sync: false, mkdir: true })
-      : pino.destination({ dest: 2, sync: false }));
-  const logger = pino(
-    {
-      level: opts.level,
-      base: { pid: process.pid },
-      name: 'agentd',
-      redact: {
-        paths: ['apiKey', 'authToken', 'headers.authorization', 'headers["x-api-key"]', '*.apiKey', '*.authToken'],
-        censor: REDACTED,
-      },
-      hooks: { streamWrite: (s: string) => (secrets.length ? scrubSecrets(s, secrets) : s) },
-    },
-    destination,
-  );
-  return wrap(logger, destination);
+const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
+type PinoLogger = pinoTypes.Logger;
+
+interface Root {
+  threshold: number;
+  get(): PinoLogger;
+  flush(): void;
 }
 
-type PinoLike = pino.Logger;
+export function createLogger(opts: LoggerOptions): Logger {
+  const secrets = [...opts.secrets];
+  let real: PinoLogger | undefined;
+  let destination: { flushSync?: () => void } | undefined;
+  const root: Root = {
+    threshold: LEVEL_VALUES[opts.level],
+    get() {
+      if (real) return real;
+      const pino = createRequire(import.meta.url)('pino') as typeof pinoTypes;
+      const dest =
+        opts.stream ??
+        (opts.file ? pino.destination({ dest: opts.file, sync: false, mkdir: true }) : pino.destination({ dest: 2, sync: false }));
+      destination = dest as { flushSync?: () => void };
+      real = pino(
+        {
+          level: opts.level,
+          base: { pid: process.pid },
+          name: 'agentd',
+          redact: { paths: ['apiKey', 'authToken', 'headers.authorization', 'headers["x-api-key"]', '*.apiKey', '*.authToken'], censor: REDACTED },
+          hooks: { streamWrite: (s: string) => (secrets.length ? scrubSecrets(s, secrets) : s) },
+        },
+        dest as pinoTypes.DestinationStream,
+      );
+      return real;
+    },
+    flush() {
+      try {
+        destination?.flushSync?.();
+      } catch {
+        // sonic-boom throws when the fd is not ready yet; nothing was buffered then.
+      }
+    },
+  };
+  return new LazyLogger(root, []);
+}
 
-function wrap(l: PinoLike, dest: unknown): Logger {
-  const flush = (): void => {
-    const d = dest as { flushSync?: () => void };
-    try {
-      d.flushSync?.();
-    } catch {
-      // sonic-boom throws when the fd is not ready yet; nothing was buffered then.
+/** Materialises pino (and the child bindings) only when a line at an enabled level is written. */
+class LazyLogger implements Logger {
+  private real: PinoLogger | undefined;
+
+  constructor(
+    private readonly root: Root,
+    private readonly bindings: ReadonlyArray<Record<string, unknown>>,
+  ) {}
+
+  private get(): PinoLogger {
+    if (!this.real) {
+      let l = this.root.get();
+      for (const b of this.bindings) l = l.child(b);
+      this.real = l;
     }
-  };
-  return {
-    fatal: (o, m) => l.fatal(o, m),
-    error: (o, m) => l.error(o, m),
-    warn: (o, m) => l.warn(o, m),
-    info: (o, m) => l.info(o, m),
-    debug: (o, m) => l.debug(o, m),
-    trace: (o, m) => l.trace(o, m),
-    child: (b) => wrap(l.child(b), dest),
-    isLevelEnabled: (lvl) => l.isLevelEnabled(lvl),
-    flush,
-  };
+    return this.real;
+  }
+
+  fatal(o: object, m?: string): void {
+    if (LEVEL_VALUES.fatal >= this.root.threshold) this.get().fatal(o, m);
+  }
+  error(o: object, m?: string): void {
+    if (LEVEL_VALUES.error >= this.root.threshold) this.get().error(o, m);
+  }
+  warn(o: object, m?: string): void {
+    if (LEVEL_VALUES.warn >= this.root.threshold) this.get().warn(o, m);
+  }
+  info(o: object, m?: string): void {
+    if (LEVEL_VALUES.info >= this.root.threshold) this.get().info(o, m);
+  }
+  debug(o: object, m?: string): void {
+    if (LEVEL_VALUES.debug >= this.root.threshold) this.get().debug(o, m);
+  }
+  trace(o: object, m?: string): void {
+    if (LEVEL_VALUES.trace >= this.root.threshold) this.get().trace(o, m);
+  }
+  child(bindings: Record<string, unknown>): Logger {
+    return new LazyLogger(this.root, [...this.bindings, bindings]);
+  }
+  isLevelEnabled(level: LogLevel): boolean {
+    return LEVEL_VALUES[level] >= this.root.threshold;
+  }
+  flush(): void {
+    this.root.flush();
+  }
 }
 
 /** A logger that drops everything, for unit tests of the core. */

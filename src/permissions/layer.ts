@@ -91,19 +91,22 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
       decisionReason: d.reason,
       decisionReasonType: d.reasonType,
     };
-    if (!deps.prompter && !deps.permissionRequestHook) {
-      return deny(
+    const nonInteractive = (): PermissionVerdict =>
+      deny(
         `${req.tool.name} was denied: it needs permission (${d.reason}) and no one can be asked in this session (no --permission-prompt-tool). To allow it, ${d.howToAllow}.`,
         d.decidedBy,
         d.reasonType,
         true,
       );
-    }
 
     let answer: (HostAnswer & { source: string }) | undefined;
     const ctl = childController(signal);
     try {
-      answer = await race(prompt, ctl, deps);
+      if (!deps.prompter) {
+        // Only PermissionRequest hooks can answer; without one, nobody can.
+        answer = deps.permissionRequestHook ? await deps.permissionRequestHook(prompt, ctl.signal) : undefined;
+        if (!answer) return nonInteractive();
+      } else answer = await race(prompt, ctl, { ...deps, prompter: deps.prompter });
     } catch (err) {
       const why = err instanceof Error ? err.message : String(err);
       deps.logger.warn({ tool: req.tool.name, tool_use_id: req.toolUseId, why }, 'permission request failed: denied');
@@ -146,15 +149,10 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
 }
 
 /** Host prompt and PermissionRequest hooks run together; the first decision wins and the other is cancelled. */
-async function race(prompt: PromptRequest, ctl: AbortController, deps: PermissionLayerDeps): Promise<HostAnswer & { source: string }> {
-  const host = deps.prompter ? deps.prompter.ask(prompt, ctl.signal).then((a) => ({ ...a, source: 'host' })) : undefined;
-  if (!deps.permissionRequestHook) return host as Promise<HostAnswer & { source: string }>;
+async function race(prompt: PromptRequest, ctl: AbortController, deps: PermissionLayerDeps & { prompter: PermissionPrompter }): Promise<HostAnswer & { source: string }> {
+  const host = deps.prompter.ask(prompt, ctl.signal).then((a) => ({ ...a, source: 'host' }));
+  if (!deps.permissionRequestHook) return host;
   const hook = deps.permissionRequestHook(prompt, ctl.signal);
-  if (!host) {
-    const h = await hook;
-    if (!h) throw new Error('no PermissionRequest hook decided and no host can be asked.');
-    return h;
-  }
   return new Promise((resolve, reject) => {
     let hostFailed: unknown;
     let hookDone = false;

@@ -92,4 +92,6 @@ export interface SessionDeps {
   progress: ProgressOptions;
   /** Shared tool context (cwd may be changed by tools). */
   initialShared: SharedToolContext;
+  /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
+  ready?: Promise<void>;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { FileStateCache } from './file-state.js';
-import { groupAlive } from './process.js';
+import { groupAlive } from './process-groups.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
 
 /** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
@@ -94,10 +94,13 @@ export function createToolEnvironment(opts: {
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
   tracker: ProcessGroupTracker;
-  background?: BackgroundRegistry;
+  /** A registry, or a getter for one that is created later (the tools load after start-up). */
+  background?: BackgroundRegistry | (() => BackgroundRegistry);
   spillDir?: string;
 }): ToolEnvironment {
   let spill = opts.spillDir;
+  const bg = opts.background;
+  const empty = new EmptyBackgroundRegistry();
   return {
     childEnv: childEnvironment(opts.env),
     fileState: new FileStateCache(),
@@ -107,6 +110,8 @@ export function createToolEnvironment(opts: {
     },
     logger: opts.logger,
     trackProcessGroup: (pid) => opts.tracker.track(pid),
-    background: opts.background ?? new EmptyBackgroundRegistry(),
+    get background(): BackgroundRegistry {
+      return typeof bg === 'function' ? bg() : (bg ?? empty);
+    },
   };
 }

@@ -18,6 +18,11 @@ export class ToolRegistry {
     this.defs = undefined;
   }
 
+  remove(name: string): void {
+    this.byName.delete(name);
+    this.defs = undefined;
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }

@@ -1,4 +1,4 @@
-// Spawns the built daemon (dist/agentd.mjs) for process-level tests, and provides a spawner for the official
+// Spawns the built daemon (bin/agentd) for process-level tests, and provides a spawner for the official
 // SDK's `spawnClaudeCodeProcess` option that taps stdout through a FrameTap.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { FrameTap } from './frames.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const AGENTD = join(ROOT, 'dist/agentd.mjs');
+export const AGENTD = join(ROOT, 'bin/agentd');
 
 export function tempDir(prefix = 'agentd-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -2,6 +2,7 @@
 // Grep its ripgrep lookup in the instance.
 import type { AnyTool } from '../tool.js';
 import { createTaskStopTool } from './background.js';
+
 import { createBashTool } from './bash.js';
 import { createEditTool } from './edit.js';
 import { createGlobTool } from './glob.js';

@@ -4,7 +4,7 @@
 //
 // The WASM files are read by path (resolved from this module) and handed over as bytes, which works the same
 // from the TypeScript sources and from the esbuild bundle, where web-tree-sitter's own URL-relative lookup
-// would point next to dist/agentd.mjs.
+// would point next to the bundle in dist/.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Node as SyntaxNode, Parser } from 'web-tree-sitter';
