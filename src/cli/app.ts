@@ -1,10 +1,9 @@
 // The composition root: builds the object graph from options, runs it, and owns the process edge
 // (stdin EOF, signals, host gone). Returns the exit code; main.ts does the actual exit.
-import { appendFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { InitializeRequest, InboundUserFrame, OutboundFrame } from '../../protocol/src/index.js';
+import type { InitializeRequest, OutboundFrame } from '../../protocol/src/index.js';
 import { ControlClient } from '../control/outbound.js';
 import { createControlHandlers } from '../control/handlers.js';
 import { buildInitializeResponse } from '../control/initialize.js';
@@ -13,11 +12,7 @@ import { Router } from '../control/router.js';
 import type { FrameOut } from '../control/frame-out.js';
 import { DEFAULT_PROGRESS } from '../executor/progress.js';
 import type { Logger } from '../log/logger.js';
-import { AnthropicModelClient, preloadAnthropicSdk } from '../model/anthropic.js';
-import { ScenarioEngine } from '../model/scripted/engine.js';
-import { ScriptedModelClient } from '../model/scripted/client.js';
-import { loadScenario } from '../model/scripted/load.js';
-import type { ModelClient, UserBlock } from '../model/types.js';
+import { preloadAnthropicSdk } from '../model/anthropic.js';
 import { createHookCallbackPort } from '../control/hook-callbacks.js';
 import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
@@ -27,10 +22,8 @@ import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
-import type { QueuedInput, SessionSettings } from '../session/config.js';
-import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
+import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
-import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
@@ -43,6 +36,7 @@ import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } f
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -60,61 +54,6 @@ export interface RunningApp {
   exit: Promise<number>;
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
-}
-
-function envInt(env: AppIO['env'], ...names: string[]): number | undefined {
-  for (const n of names) {
-    const v = env[n];
-    if (v !== undefined && /^\d+$/.test(v)) return Number(v);
-  }
-  return undefined;
-}
-
-function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient {
-  if (opts.modelProvider === 'scripted') {
-    const loaded = loadScenario(opts.scenario);
-    if (!loaded.ok) throw new StartupError('scenario_invalid', loaded.message);
-    const engine = new ScenarioEngine(loaded.scenario, { cwd: io.cwd });
-    const recordPath = opts.scenarioRecord;
-    return new ScriptedModelClient(engine, recordPath ? { record: (req) => appendFileSync(recordPath, `${JSON.stringify(req)}\n`) } : {});
-  }
-  return new AnthropicModelClient({
-    apiKey: io.env['ANTHROPIC_API_KEY'] || undefined,
-    authToken: io.env['ANTHROPIC_AUTH_TOKEN'] || undefined,
-    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
-    headers: {
-      'x-agentd-session-id': sessionId,
-      'user-agent': `agentd/${AGENTD_VERSION}${io.env['CLAUDE_AGENT_SDK_CLIENT_APP'] ? ` ${io.env['CLAUDE_AGENT_SDK_CLIENT_APP']}` : ''}`,
-    },
-    timeoutMs: envInt(io.env, 'API_TIMEOUT_MS') ?? 600_000,
-  });
-}
-
-/** The retry policy, with documented environment overrides (used by tests and impatient CI jobs). */
-function retryPolicy(env: AppIO['env']): RetryPolicy {
-  return {
-    ...DEFAULT_RETRY,
-    ...(envInt(env, 'AGENTD_MAX_RETRIES') !== undefined ? { maxAttempts: (envInt(env, 'AGENTD_MAX_RETRIES') as number) + 1 } : {}),
-    ...(envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') !== undefined ? { baseDelayMs: envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') as number } : {}),
-    ...(envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') !== undefined ? { firstEventTimeoutMs: envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') as number } : {}),
-    ...(envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') !== undefined ? { idleTimeoutMs: envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') as number } : {}),
-  };
-}
-
-function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
-  const append = opts.appendSystemPrompt;
-  if (opts.systemPrompt !== undefined) return { kind: 'custom', parts: [opts.systemPrompt], ...(append ? { append } : {}) };
-  return { kind: 'preset', ...(append ? { append } : {}) };
-}
-
-function toQueued(frame: InboundUserFrame): QueuedInput {
-  return {
-    uuid: frame.uuid ?? newUuid(),
-    // Inbound blocks were validated for their `type`; the model receives them as the host sent them.
-    content: frame.message.content as string | UserBlock[],
-    shouldQuery: frame.shouldQuery !== false,
-    isSynthetic: frame.isSynthetic === true,
-  };
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
@@ -176,7 +115,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
     for (const n of tools.names()) tools.remove(n);
     for (const t of [...selected, ...extra]) tools.add(t);
-    if (tools.get('Bash')) void m.warmShellParser().catch((err: unknown) => logger.warn({ err }, 'shell parser failed to load; commands will ask'));
+    // The shell parser (WASM, several MiB) loads when the first command must be judged, not before.
   });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
@@ -203,6 +142,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       if (f.type === 'result') lastResult = f;
       if (printMode && opts.outputFormat !== 'stream-json') return undefined;
       return writer.write(f);
+    },
+    writeLine: (line) => {
+      if (printMode && opts.outputFormat !== 'stream-json') return undefined;
+      return writer.writeLine(line);
     },
   };
 
@@ -433,14 +376,3 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   return app;
 }
 
-function printText(r: OutboundFrame): string {
-  if (r.type !== 'result') return '';
-  if (r.subtype === 'success') return r.result;
-  return `Error (${r.subtype}): ${r.errors.join('; ')}`;
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
-  return Buffer.concat(chunks).toString('utf8').trim();
-}

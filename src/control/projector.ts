@@ -10,6 +10,7 @@ import {
   type SystemInitFrame,
   type UserFrame,
 } from '../../protocol/src/index.js';
+import { RAW_JSON, type WithRaw } from '../model/types.js';
 import type { SessionEvent, TurnResult } from '../session/events.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { FrameOut } from './frame-out.js';
@@ -54,10 +55,14 @@ const ASSISTANT_ERRORS = new Set<string>([
 ]);
 
 export class Projector {
+  private readonly sidJson: string;
+
   constructor(
     private readonly out: FrameOut,
     private readonly o: ProjectorOptions,
-  ) {}
+  ) {
+    this.sidJson = JSON.stringify(o.sessionId);
+  }
 
   emit(ev: SessionEvent): Promise<void> | undefined {
     const sid = this.o.sessionId;
@@ -90,6 +95,14 @@ export class Projector {
         return this.out.write({ type: 'system', subtype: 'status', status: 'requesting', uuid: this.o.newUuid(), session_id: sid });
       case 'stream': {
         if (!this.o.includePartialMessages) return undefined;
+        const raw = (ev.event as WithRaw<typeof ev.event>)[RAW_JSON];
+        if (raw !== undefined && this.out.writeLine) {
+          // Hot path: splice the event's JSON as received; the key order matches the object path below.
+          return this.out.writeLine(
+            `{"type":"stream_event","event":${raw},"parent_tool_use_id":null,"uuid":"${this.o.newUuid()}","session_id":${this.sidJson},"api_message_id":${JSON.stringify(ev.messageId)}${ev.ttftMs !== undefined ? `,"ttft_ms":${ev.ttftMs}` : ''}}`,
+            'stream_event',
+          );
+        }
         const f: StreamEventFrame = {
           type: 'stream_event',
           event: ev.event as StreamEventFrame['event'],

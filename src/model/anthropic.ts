@@ -1,9 +1,15 @@
-// The only importer of @anthropic-ai/sdk. Loaded lazily (dynamic import) so a daemon that never calls the
-// model, or calls it late, does not pay ~100 ms of module loading before answering `initialize`.
-// The SDK's own retries are off: agentd retries itself (session/retry.ts) so every attempt is visible as a
-// system/api_retry frame and a broken stream's executor can be discarded.
-import type { ModelClient, ModelRequest, ModelStream, RawStreamEvent } from './types.js';
-import { ModelApiError, kindForStatus, parseRetryAfter } from './types.js';
+// The only importer of @anthropic-ai/sdk, which builds and sends the requests, authenticates and turns HTTP
+// errors into typed ones. Loaded lazily (its own bundle) so a daemon that never calls the model, or calls it
+// late, does not pay for it before answering `initialize`. Two deliberate departures from the SDK's defaults:
+//  - its own retries are off: agentd retries (session/model-call.ts) so every attempt shows as
+//    system/api_retry and a broken stream's executor can be discarded;
+//  - the response body is parsed here (model/sse.ts) instead of by the SDK's Stream, so each event's JSON text
+//    is kept and spliced into stream_event frames unchanged (throughput), and HTTP goes through node:http
+//    (model/http-fetch.ts) rather than undici (memory, per-request latency).
+import { createHttpFetch, nodeBodyOf } from './http-fetch.js';
+import { parseSse } from './sse.js';
+import type { ModelClient, ModelRequest, ModelStream, RawStreamEvent, WithRaw } from './types.js';
+import { ModelApiError, RAW_JSON, kindForStatus, parseRetryAfter } from './types.js';
 
 export interface AnthropicClientOptions {
   apiKey: string | undefined;
@@ -18,7 +24,7 @@ export interface AnthropicClientOptions {
 type SdkModule = typeof import('@anthropic-ai/sdk');
 
 let sdkPromise: Promise<SdkModule> | undefined;
-/** Starts loading the SDK in the background (called once the daemon is idle after start-up). */
+/** Starts loading the SDK in the background (called once the daemon has answered its first request). */
 export function preloadAnthropicSdk(): void {
   sdkPromise ??= import('@anthropic-ai/sdk');
   sdkPromise.catch(() => undefined);
@@ -42,6 +48,7 @@ export class AnthropicModelClient implements ModelClient {
       maxRetries: 0,
       timeout: this.opts.timeoutMs,
       defaultHeaders: this.opts.headers,
+      fetch: createHttpFetch(),
     });
     this.sdk = sdk;
     this.client = client;
@@ -57,44 +64,65 @@ export class AnthropicModelClient implements ModelClient {
     }
     const { sdk, client } = await this.ensure();
     const { betas, ...body } = request;
+    let response: Response;
     try {
-      const { data, request_id } = await client.beta.messages
+      response = await client.beta.messages
         .create(
           // The request is built by the session from the same vocabulary the SDK types describe.
-          { ...body, stream: true, ...(betas && betas.length ? { betas } : {}) } as Parameters<
-            typeof client.beta.messages.create
-          >[0] & { stream: true },
+          { ...body, stream: true, ...(betas && betas.length ? { betas } : {}) } as Parameters<typeof client.beta.messages.create>[0] & { stream: true },
           { signal },
         )
-        .withResponse();
-      return { requestId: request_id ?? undefined, events: mapEvents(data as AsyncIterable<unknown>, sdk) };
+        .asResponse();
     } catch (err) {
       throw toModelError(err, sdk, signal);
     }
+    const responseBody = nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
+    if (!responseBody) throw new ModelApiError('stream_interrupted', 'The model API answered without a body.');
+    return {
+      requestId: response.headers.get('request-id') ?? undefined,
+      events: events(responseBody as AsyncIterable<Uint8Array>),
+      mapError: (err) => toModelError(err, sdk, signal, true),
+    };
   }
 }
 
-async function* mapEvents(stream: AsyncIterable<unknown>, sdk: SdkModule): AsyncGenerator<RawStreamEvent> {
-  try {
-    for await (const ev of stream) {
-      // The SDK yields the raw SSE payloads, already JSON-decoded and typed as the same six event kinds.
-      yield ev as RawStreamEvent;
+function isEvent(v: unknown): v is RawStreamEvent {
+  return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
+}
+
+async function* events(body: AsyncIterable<Uint8Array>): AsyncGenerator<WithRaw<RawStreamEvent>> {
+  for await (const sse of parseSse(body)) {
+    if (sse.event === 'ping') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(sse.data);
+    } catch {
+      throw new ModelApiError('stream_interrupted', `The model API sent an unreadable event (${sse.event}).`);
     }
-  } catch (err) {
-    throw toModelError(err, sdk, undefined, true);
+    if (sse.event === 'error') {
+      const e = (parsed as { error?: { type?: unknown; message?: unknown } }).error;
+      const type = typeof e?.type === 'string' ? e.type : 'api_error';
+      const message = typeof e?.message === 'string' ? e.message : 'The model API reported an error mid-stream.';
+      throw new ModelApiError(kindForStatus(null, type, message), message);
+    }
+    if (!isEvent(parsed)) continue;
+    // The SSE data is one line of JSON from the API (a multi-line data field was joined with \n by the parser);
+    // it can go into a frame as is. U+2028/U+2029 are escaped by the writer.
+    const ev: WithRaw<RawStreamEvent> = parsed;
+    if (sse.data.indexOf('\n') === -1 && sse.data.indexOf('\r') === -1) ev[RAW_JSON] = sse.data;
+    yield ev;
   }
 }
 
 function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefined, midStream = false): unknown {
   if (signal?.aborted) return signal.reason;
+  if (err instanceof ModelApiError) return err;
   if (err instanceof sdk.APIUserAbortError) return err;
   if (err instanceof sdk.APIConnectionTimeoutError) {
     return new ModelApiError('timeout', 'The request to the model API timed out.', { cause: err });
   }
   if (err instanceof sdk.APIConnectionError) {
-    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `Connection error: ${err.message}`, {
-      cause: err,
-    });
+    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `Connection error: ${err.message}`, { cause: err });
   }
   if (err instanceof sdk.APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
@@ -103,16 +131,17 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
     const message = err.apiMessage ?? err.message;
     const kind = kindForStatus(status, err.type ?? undefined, message);
     const resetsAt = get('anthropic-ratelimit-requests-reset') ?? get('anthropic-ratelimit-tokens-reset') ?? undefined;
+    const retryAfterMs = parseRetryAfter(get, Date.now());
     return new ModelApiError(kind, message, {
       status,
-      ...(parseRetryAfter(get, Date.now()) !== undefined ? { retryAfterMs: parseRetryAfter(get, Date.now()) } : {}),
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ...(resetsAt ? { resetsAt } : {}),
       ...(err.requestID ? { requestId: err.requestID } : {}),
       cause: err,
     });
   }
-  if (midStream && err instanceof Error) {
-    return new ModelApiError('stream_interrupted', `The response stream broke: ${err.message}`, { cause: err });
+  if (err instanceof Error) {
+    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `${midStream ? 'The response stream broke' : 'Connection error'}: ${err.message}`, { cause: err });
   }
   return err;
 }

@@ -134,10 +134,20 @@ export type RawStreamEvent =
   | { type: 'message_stop' }
   | { type: 'ping' };
 
+/**
+ * An event may carry its JSON text under this symbol (the SSE data as received, or precomputed by the scripted
+ * model), so the projector can splice it into a stream_event frame instead of serializing the object again.
+ * Symbol keys are invisible to JSON.stringify and structuredClone: the event object is otherwise unchanged.
+ */
+export const RAW_JSON: unique symbol = Symbol('agentd.rawJson');
+export type WithRaw<T> = T & { [RAW_JSON]?: string };
+
 export interface ModelStream {
   /** The API's `request-id` header, when there was one. */
   requestId: string | undefined;
-  events: AsyncIterable<RawStreamEvent>;
+  events: AsyncIterable<WithRaw<RawStreamEvent>>;
+  /** Maps an error thrown while iterating `events` to a ModelApiError (or the abort reason). */
+  mapError?: (err: unknown) => unknown;
 }
 
 /** The port. `open` resolves once the response has started, so HTTP errors surface as a rejected promise. */

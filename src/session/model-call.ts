@@ -2,7 +2,7 @@
 // completed tool_use to a fresh executor while the stream is still going, and wait for every call's result.
 // A stream that breaks mid-message is retried with a new executor; the broken attempt's executor is discarded.
 import { StreamingToolExecutor, type CallRecord } from '../executor/executor.js';
-import type { AssistantBlock, ModelRequest, RawStreamEvent, Usage } from '../model/types.js';
+import type { AssistantBlock, ModelRequest, Usage } from '../model/types.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { ModelApiError } from '../model/types.js';
 import { childController, sleep } from '../util/abort.js';
@@ -101,36 +101,51 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
     const emittedUuids: string[] = [];
     const started = deps.now();
     let firstEventAt: number | undefined;
+    // One timer for the whole attempt, re-armed with refresh() (no allocation per event): first the wait for the
+    // response, then the allowed silence between events.
     let watchdog: ReturnType<typeof setTimeout> | undefined;
     const arm = (ms: number, what: string): void => {
       if (watchdog) clearTimeout(watchdog);
       watchdog = setTimeout(() => attemptCtl.abort(new ModelApiError('stalled', `No ${what} from the model API in ${ms} ms.`)), ms);
       watchdog.unref?.();
     };
-    await rc.emit({ type: 'model_request', attempt });
+    const modelRequest = rc.emit({ type: 'model_request', attempt });
+    if (modelRequest) await modelRequest;
     let requestId: string | undefined;
+    let mapError: ((err: unknown) => unknown) | undefined;
     try {
       arm(policy.firstEventTimeoutMs, 'response');
       const stream = await deps.model.open(rc.buildRequest(model), attemptCtl.signal);
       requestId = stream.requestId;
+      mapError = stream.mapError;
       for await (const ev of stream.events) {
-        arm(firstEventAt === undefined ? policy.firstEventTimeoutMs : policy.idleTimeoutMs, 'stream event');
-        if (firstEventAt === undefined) firstEventAt = deps.now();
+        if (firstEventAt === undefined) {
+          firstEventAt = deps.now();
+          arm(policy.idleTimeoutMs, 'stream event');
+        } else watchdog?.refresh();
         const done = acc.push(ev);
         if (done) {
           const uuid = deps.newUuid();
           emittedUuids.push(uuid);
           // The completed block is reported before its content_block_stop stream event (Claude Code's order).
-          await rc.emit({
+          const w = rc.emit({
             type: 'assistant_block',
             uuid,
             meta: { id: acc.id ?? 'msg_unknown', model: acc.model ?? model, usage: acc.usage, requestId },
             block: done.block,
             ...(supersedes.length && emittedUuids.length === 1 ? { supersedes } : {}),
           });
+          if (w) await w;
           if (done.block.type === 'tool_use') executor.add(done.block, done.parseError);
         }
-        if (rc.emitStreamEvents) await emitStream(rc, ev, acc, started, firstEventAt);
+        if (rc.emitStreamEvents && ev.type !== 'ping') {
+          const w = rc.emit(
+            ev.type === 'message_start'
+              ? { type: 'stream', event: ev, messageId: acc.id ?? 'msg_unknown', ttftMs: (firstEventAt ?? started) - started }
+              : { type: 'stream', event: ev, messageId: acc.id ?? 'msg_unknown' },
+          );
+          if (w) await w;
+        }
       }
       if (!acc.stopped) throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop.');
       if (watchdog) clearTimeout(watchdog);
@@ -160,7 +175,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
         const records = await executor.settle();
         return { kind: 'aborted', blocks: kept.blocks, records, streaming: !acc.stopped };
       }
-      const error = toModelError(err);
+      const error = toModelError(mapError ? mapError(err) : err);
       executor.discard();
       await executor.settle();
       if (acc.started) await recordUsage(rc, acc.model ?? model, acc.usage);
@@ -223,16 +238,6 @@ function retryErrorName(e: ModelApiError): string {
     default:
       return 'unknown';
   }
-}
-
-async function emitStream(rc: RoundContext, ev: RawStreamEvent, acc: MessageAccumulator, started: number, firstAt: number | undefined): Promise<void> {
-  if (ev.type === 'ping') return;
-  const messageId = acc.id ?? 'msg_unknown';
-  if (ev.type === 'message_start' && firstAt !== undefined) {
-    await rc.emit({ type: 'stream', event: ev, messageId, ttftMs: firstAt - started });
-    return;
-  }
-  await rc.emit({ type: 'stream', event: ev, messageId });
 }
 
 async function closeStream(rc: RoundContext, acc: MessageAccumulator): Promise<void> {

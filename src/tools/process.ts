@@ -3,7 +3,17 @@
 // closed and stdout is never inherited (agentd's stdout is the protocol).
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
+import type * as Execa from 'execa';
+
+let execaModule: typeof Execa | undefined;
+
+/**
+ * Loads execa on first use: it and the process machinery behind it cost ~15 MiB of resident memory, which a
+ * session that never runs a command should not pay. Call (and await) before spawnShell.
+ */
+export async function loadProcessSupport(): Promise<void> {
+  execaModule ??= await import('execa');
+}
 
 export interface ShellExit {
   /** Exit code; for a shell killed by a signal, 128 + the signal number (as bash reports it). */
@@ -32,6 +42,8 @@ export interface SpawnShellOptions {
 }
 
 export function spawnShell(opts: SpawnShellOptions): ShellChild {
+  if (!execaModule) throw new Error('spawnShell before loadProcessSupport()');
+  const { execa } = execaModule;
   const common = {
     cwd: opts.cwd,
     env: { ...opts.env },

@@ -14,15 +14,17 @@ export interface FrameWriterOptions {
 }
 
 const LS_PS = /[\u2028\u2029]/g;
+/** Non-global twin for the presence test (a global regex's test() is stateful). */
+const HAS_LS_PS = /[\u2028\u2029]/;
 
 export function serializeFrame(frame: unknown): string {
   const s = JSON.stringify(frame);
   // JSON allows raw U+2028/U+2029, JavaScript source before ES2019 does not; hosts that eval lines break.
-  return LS_PS.test(s) ? s.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : s;
+  return HAS_LS_PS.test(s) ? s.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : s;
 }
 
 export class FrameWriter {
-  private pending: string[] = [];
+  private pending = '';
   private pendingBytes = 0;
   private scheduled = false;
   private needDrain = false;
@@ -58,7 +60,12 @@ export class FrameWriter {
       const bytes = Buffer.byteLength(line);
       if (bytes > this.opts.maxLineBytes) line = this.shrink(frame, bytes);
     }
-    this.pending.push(line, '\n');
+    return this.enqueue(line);
+  }
+
+  private enqueue(line: string): Promise<void> | undefined {
+    // String concatenation builds a rope; it is flattened once, when the batch is written.
+    this.pending += `${line}\n`;
     this.pendingBytes += line.length + 1;
     if (!this.scheduled && !this.needDrain) {
       this.scheduled = true;
@@ -70,10 +77,21 @@ export class FrameWriter {
     return undefined;
   }
 
+  /** Queues a frame that is already serialised (one line of JSON, no newline). Same guarantees as `write`. */
+  writeLine(json: string): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    let line = HAS_LS_PS.test(json) ? json.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json;
+    if (line.length * 3 > this.opts.maxLineBytes) {
+      const bytes = Buffer.byteLength(line);
+      if (bytes > this.opts.maxLineBytes) line = this.shrink(JSON.parse(line) as unknown, bytes);
+    }
+    return this.enqueue(line);
+  }
+
   /** Resolves when every queued frame has been handed to the stream (or the stream is gone). */
   async drain(): Promise<void> {
     this.flush();
-    while (!this.closed && (this.needDrain || this.pending.length > 0)) {
+    while (!this.closed && (this.needDrain || this.pending !== '')) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
       this.flush();
     }
@@ -96,17 +114,17 @@ export class FrameWriter {
   private flush(): void {
     this.scheduled = false;
     if (this.closed) {
-      this.pending = [];
+      this.pending = '';
       this.pendingBytes = 0;
       this.release();
       return;
     }
-    if (this.needDrain || this.pending.length === 0) {
+    if (this.needDrain || this.pending === '') {
       if (!this.needDrain) this.release();
       return;
     }
-    const chunk = this.pending.length === 2 ? (this.pending[0] as string) + '\n' : this.pending.join('');
-    this.pending = [];
+    const chunk = this.pending;
+    this.pending = '';
     this.pendingBytes = 0;
     const ok = this.out.write(chunk, this.written);
     if (!ok) this.needDrain = true;
@@ -124,7 +142,7 @@ export class FrameWriter {
   private markClosed(err: Error | undefined): void {
     if (this.closed) return;
     this.closed = true;
-    this.pending = [];
+    this.pending = '';
     this.pendingBytes = 0;
     const ws = this.waiters;
     this.waiters = [];

@@ -193,8 +193,9 @@ export class ScenarioEngine {
     const content: ScriptedBlock[] = reply.content ?? [{ type: 'text', text: '' }];
     const hasToolUse = content.some((b) => b.type === 'tool_use');
     const stopReason = reply.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn');
-    const inputText = JSON.stringify(req.messages) + (req.system ?? []).map((s) => s.text).join('');
-    const inputTokens = reply.usage?.input_tokens ?? defaults?.usage?.input_tokens ?? estimateTokens(inputText);
+    // Estimated only when the scenario gives no figure (serialising a long conversation is not free).
+    const inputTokens =
+      reply.usage?.input_tokens ?? defaults?.usage?.input_tokens ?? estimateTokens(JSON.stringify(req.messages) + (req.system ?? []).map((s) => s.text).join(''));
     const msgId = `msg_scripted_${String(index + 1).padStart(4, '0')}`;
     const events: TimedEvent[] = [];
     const push = (delayMs: number, event: RawStreamEvent): void => {
@@ -253,7 +254,7 @@ export class ScenarioEngine {
       end = { kind: 'error', type: 'overloaded_error', message: 'Overloaded (scripted stream error)' };
     }
     if (end.kind === 'complete') {
-      const outputTokens = reply.usage?.output_tokens ?? defaults?.usage?.output_tokens ?? estimateTokens('x'.repeat(outputChars));
+      const outputTokens = reply.usage?.output_tokens ?? defaults?.usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4));
       push(0, { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
       push(0, { type: 'message_stop' });
     }

@@ -24,6 +24,7 @@ import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET, OutputCollector } from '..
 import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
+import { loadProcessSupport } from '../process.js';
 import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, isShellTaskRegistry, releaseWhenGone } from './background.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -264,6 +265,7 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
       return { ok: true };
     },
     async call(input, ctx): Promise<ToolOutcome<BashResult>> {
+      await loadProcessSupport();
       const { def, max } = resolveTimeouts(ctx.env.childEnv, opts);
       if (input.run_in_background) return startBackground(input, ctx);
       if (ctx.signal.aborted) {

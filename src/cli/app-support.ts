@@ -1,0 +1,84 @@
+// Helpers of the composition root: the model client, the retry policy, prompt and input conversions, one-shot
+// output. Kept apart so app.ts stays the readable wiring of the object graph.
+import { appendFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import type { InboundUserFrame, OutboundFrame } from '../../protocol/src/index.js';
+import { AnthropicModelClient } from '../model/anthropic.js';
+import { ScenarioEngine } from '../model/scripted/engine.js';
+import { ScriptedModelClient } from '../model/scripted/client.js';
+import { loadScenario } from '../model/scripted/load.js';
+import type { ModelClient, UserBlock } from '../model/types.js';
+import type { QueuedInput } from '../session/config.js';
+import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
+import type { SystemPromptSpec } from '../session/system-prompt.js';
+import { newUuid } from '../util/ids.js';
+import { AGENTD_VERSION } from '../version.js';
+import type { AppIO } from './app.js';
+import { type CliOptions, StartupError } from './options.js';
+
+export function envInt(env: AppIO['env'], ...names: string[]): number | undefined {
+  for (const n of names) {
+    const v = env[n];
+    if (v !== undefined && /^\d+$/.test(v)) return Number(v);
+  }
+  return undefined;
+}
+
+export function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient {
+  if (opts.modelProvider === 'scripted') {
+    const loaded = loadScenario(opts.scenario);
+    if (!loaded.ok) throw new StartupError('scenario_invalid', loaded.message);
+    const engine = new ScenarioEngine(loaded.scenario, { cwd: io.cwd });
+    const recordPath = opts.scenarioRecord;
+    return new ScriptedModelClient(engine, recordPath ? { record: (req) => appendFileSync(recordPath, `${JSON.stringify(req)}\n`) } : {});
+  }
+  return new AnthropicModelClient({
+    apiKey: io.env['ANTHROPIC_API_KEY'] || undefined,
+    authToken: io.env['ANTHROPIC_AUTH_TOKEN'] || undefined,
+    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
+    headers: {
+      'x-agentd-session-id': sessionId,
+      'user-agent': `agentd/${AGENTD_VERSION}${io.env['CLAUDE_AGENT_SDK_CLIENT_APP'] ? ` ${io.env['CLAUDE_AGENT_SDK_CLIENT_APP']}` : ''}`,
+    },
+    timeoutMs: envInt(io.env, 'API_TIMEOUT_MS') ?? 600_000,
+  });
+}
+
+/** The retry policy, with documented environment overrides (used by tests and impatient CI jobs). */
+export function retryPolicy(env: AppIO['env']): RetryPolicy {
+  return {
+    ...DEFAULT_RETRY,
+    ...(envInt(env, 'AGENTD_MAX_RETRIES') !== undefined ? { maxAttempts: (envInt(env, 'AGENTD_MAX_RETRIES') as number) + 1 } : {}),
+    ...(envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') !== undefined ? { baseDelayMs: envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') as number } : {}),
+    ...(envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') !== undefined ? { firstEventTimeoutMs: envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') as number } : {}),
+    ...(envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') !== undefined ? { idleTimeoutMs: envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') as number } : {}),
+  };
+}
+
+export function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
+  const append = opts.appendSystemPrompt;
+  if (opts.systemPrompt !== undefined) return { kind: 'custom', parts: [opts.systemPrompt], ...(append ? { append } : {}) };
+  return { kind: 'preset', ...(append ? { append } : {}) };
+}
+
+export function toQueued(frame: InboundUserFrame): QueuedInput {
+  return {
+    uuid: frame.uuid ?? newUuid(),
+    // Inbound blocks were validated for their `type`; the model receives them as the host sent them.
+    content: frame.message.content as string | UserBlock[],
+    shouldQuery: frame.shouldQuery !== false,
+    isSynthetic: frame.isSynthetic === true,
+  };
+}
+
+export function printText(r: OutboundFrame): string {
+  if (r.type !== 'result') return '';
+  if (r.subtype === 'success') return r.result;
+  return `Error (${r.subtype}): ${r.errors.join('; ')}`;
+}
+
+export async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+  return Buffer.concat(chunks).toString('utf8').trim();
+}

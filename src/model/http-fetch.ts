@@ -1,0 +1,87 @@
+// A fetch for @anthropic-ai/sdk built on node:http/https with keep-alive agents. Node's global fetch (undici)
+// costs ~20 MiB of resident memory (its HTTP parser is WebAssembly) and ~1 ms per request here; node:http uses
+// the built-in parser. The SDK still builds the requests, authenticates and maps errors.
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Readable } from 'node:stream';
+
+type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+const nodeBodies = new WeakMap<Response, Readable>();
+
+/**
+ * The node stream behind a Response made here. Reading it directly skips the web-stream adapter (a measurable
+ * share of streaming time); the Response's own body stays unread and is only bridged if someone pulls it.
+ */
+export function nodeBodyOf(r: Response): Readable | undefined {
+  return nodeBodies.get(r);
+}
+
+/** A web stream that starts reading the node stream only when pulled (so it never competes with a direct reader). */
+function lazyWebBody(res: Readable): ReadableStream<Uint8Array> {
+  let bridged: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      bridged ??= (Readable.toWeb(res) as ReadableStream<Uint8Array>).getReader();
+      const { value, done } = await bridged.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel(reason) {
+      res.destroy(reason instanceof Error ? reason : undefined);
+    },
+  });
+}
+
+function plainHeaders(h: RequestInit['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!h) return out;
+  if (h instanceof Headers) h.forEach((v, k) => (out[k] = v));
+  else if (Array.isArray(h)) {
+    for (const [k, v] of h) if (k !== undefined) out[k.toLowerCase()] = String(v);
+  }
+  else for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = String(v);
+  return out;
+}
+
+export function createHttpFetch(): FetchLike {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  return (input, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      const https = url.protocol === 'https:';
+      const headers = plainHeaders(init?.headers);
+      // Responses are streamed and parsed as they arrive: ask for them uncompressed.
+      headers['accept-encoding'] = 'identity';
+      const body = init?.body;
+      if (body !== undefined && body !== null && typeof body !== 'string') {
+        reject(new TypeError('agentd http fetch: only string request bodies are supported'));
+        return;
+      }
+      if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+      const req = (https ? httpsRequest : httpRequest)(
+        url,
+        { method: init?.method ?? 'GET', headers, agent: https ? agents.https : agents.http, ...(init?.signal ? { signal: init.signal } : {}) },
+        (res) => {
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) {
+            if (Array.isArray(v)) for (const x of v) h.append(k, x);
+            else if (v !== undefined) h.set(k, v);
+          }
+          const status = res.statusCode ?? 0;
+          const noBody = status === 204 || status === 304 || init?.method === 'HEAD';
+          if (noBody) res.resume();
+          // A successful streaming response is read straight from the node stream (nodeBodyOf); only other answers
+          // (errors the SDK reads as text/JSON) get a web body. Building a web stream per request costs ~0.1 ms.
+          const direct = !noBody && status >= 200 && status < 300 && (res.headers['content-type'] ?? '').startsWith('text/event-stream');
+          const response = new Response(noBody || direct ? null : lazyWebBody(res), { status, statusText: res.statusMessage ?? '', headers: h });
+          if (direct) nodeBodies.set(response, res);
+          resolve(response);
+        },
+      );
+      req.on('error', reject);
+      // Small request bodies and the first SSE bytes must not wait for Nagle.
+      req.setNoDelay(true);
+      req.end(typeof body === 'string' ? body : undefined);
+    });
+}
