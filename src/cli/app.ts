@@ -16,7 +16,7 @@ import { preloadAnthropicSdk } from '../model/anthropic.js';
 import { createHookCallbackPort } from '../control/hook-callbacks.js';
 import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
-import { type HookContext, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
+import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
@@ -195,6 +195,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     cwd: () => session.shared.current.cwd,
     permissionMode: () => settings.permissionMode,
   };
+  const lifecycle = createLifecycleHooks(hookRunner, hookCtx);
   const interactive = opts.permissionPromptTool === 'stdio' && opts.permissionPrompts !== 'none';
   if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
     logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
@@ -209,6 +210,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           client,
           timeoutMs: opts.permissionPromptTimeoutMs,
           onPending: (n) => void projector.emit({ type: 'state', state: n > 0 ? 'requires_action' : 'running' }),
+          onAsk: (toolName) => lifecycle.notification(`agentd needs your permission to use ${toolName}`, 'permission_prompt'),
         })
       : undefined,
     permissionRequestHook: createPermissionRequestHook(hookRunner, hookCtx),
@@ -309,9 +311,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     logger,
   });
 
-  const finish = async (code: number): Promise<void> => {
+  const finish = async (code: number, reason: 'prompt_input_exit' | 'other'): Promise<void> => {
     if (exiting) return;
     exiting = true;
+    // SessionEnd hooks get a bounded moment (command hooks; SDK callbacks cannot be answered once stdin is closed).
+    await lifecycle.sessionEnd(reason, 1500).catch(() => undefined);
     if (printMode && opts.outputFormat !== 'stream-json' && lastResult) {
       const line = opts.outputFormat === 'json' ? JSON.stringify(lastResult) : printText(lastResult);
       io.stdout.write(`${line}\n`);
@@ -321,15 +325,18 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     resolveExit(code);
   };
 
+  // A signal or the host's disappearance decides the exit code, even if stdin ends while we shut down.
+  let shuttingDown = false;
   const app: RunningApp = {
     exit,
     shutdown(code, reason) {
-      if (exiting) return;
+      if (exiting || shuttingDown) return;
+      shuttingDown = true;
       client.closeAll(reason.kind);
       session.abortAll(reason);
       void (async () => {
         await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background.killAll()]), new Promise((r) => setTimeout(r, 2500))]);
-        await finish(code);
+        await finish(code, 'other');
       })();
     },
   };
@@ -362,15 +369,16 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     } catch (err) {
       logger.error({ err }, 'stdin failed');
     }
-    if (exiting) return;
+    if (exiting || shuttingDown) return;
     // stdin EOF: requests to the host can no longer be answered (they resolve as denied); queued work finishes.
     client.closeAll('stdin closed');
     session.endOfInput();
     await session.done();
     // No tool process outlives the daemon: stopped calls may still be inside their kill grace period.
     await Promise.all([background.killAll(), tracker.killAll(2000)]);
+    if (shuttingDown) return;
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
-    await finish(failed ? EXIT.turnError : EXIT.ok);
+    await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
   })();
 
   return app;

@@ -12,6 +12,8 @@ export interface PrompterDeps {
   onPending: (pending: number) => void;
   /** Optional deadline (--permission-prompt-timeout-ms); when it passes the request is cancelled and denied. */
   timeoutMs: number | undefined;
+  /** Called as each request goes out (the Notification hook event). */
+  onAsk?: (toolName: string) => void;
 }
 
 export function createHostPrompter(d: PrompterDeps): PermissionPrompter {
@@ -38,6 +40,7 @@ export function createHostPrompter(d: PrompterDeps): PermissionPrompter {
       const opts: RequestOptions = { signal, ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}) };
       pending++;
       if (pending === 1) d.onPending(pending);
+      d.onAsk?.(req.toolName);
       let raw: Record<string, unknown>;
       try {
         raw = await d.client.request(payload, opts);

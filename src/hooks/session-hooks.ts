@@ -178,3 +178,29 @@ export function createTurnHooks(runner: HookRunner, ctx: HookContext): TurnHooks
     },
   };
 }
+
+export interface LifecycleHooks {
+  /** Notification (fire and forget): e.g. a permission prompt went to the host. */
+  notification(message: string, notificationType: string): void;
+  /** SessionEnd, bounded by `timeoutMs`; failures are reported by the runner and ignored. */
+  sessionEnd(reason: 'prompt_input_exit' | 'other', timeoutMs: number): Promise<void>;
+}
+
+export function createLifecycleHooks(runner: HookRunner, ctx: HookContext): LifecycleHooks {
+  return {
+    notification(message, notificationType) {
+      if (!runner.has('Notification')) return;
+      void runner.run('Notification', notificationType, { ...base(ctx, 'Notification'), message, notification_type: notificationType }, new AbortController().signal);
+    },
+    async sessionEnd(reason, timeoutMs) {
+      if (!runner.has('SessionEnd')) return;
+      const ctl = new AbortController();
+      const timer = setTimeout(() => ctl.abort(), timeoutMs);
+      try {
+        await runner.run('SessionEnd', reason, { ...base(ctx, 'SessionEnd'), reason }, ctl.signal);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

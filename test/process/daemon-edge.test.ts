@@ -1,0 +1,145 @@
+// More of the process edge: interrupts when idle / twice / with cancel_queued, SIGTERM while a Bash ignores
+// SIGTERM (no process of its group survives), hook events frames, SessionEnd and Notification command hooks.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { groupAlive } from '../../src/tools/process.js';
+import { STREAM_ARGS, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
+
+function scenarioFile(scenario: unknown): string {
+  const p = join(tempDir('agentd-scn-'), 'scenario.json');
+  writeFileSync(p, JSON.stringify(scenario));
+  return p;
+}
+
+const SLOW = scenarioFile({
+  rules: [{ reply: { content: [{ type: 'text', text: 'a slow answer streamed in many small pieces' }], chunkSize: 2, delays: { chunkMs: 30 } } }],
+});
+const interrupt = (id: string, extra: Record<string, unknown> = {}) => ({ type: 'control_request', request_id: id, request: { subtype: 'interrupt', ...extra } });
+const responseOf = (frames: Array<Record<string, unknown>>, id: string) =>
+  frames.find((f) => f['type'] === 'control_response' && (f['response'] as { request_id: string }).request_id === id)?.['response'];
+
+describe('interrupt edge cases', () => {
+  it('when idle: a receipt and nothing else', async () => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', SLOW] });
+    d.send(initializeFrame());
+    d.send(interrupt('i1'));
+    d.endInput();
+    await d.exited;
+    expect(responseOf(d.tap.frames, 'i1')).toEqual({ subtype: 'success', request_id: 'i1', response: { still_queued: [] } });
+    expect(d.tap.frames.filter((f) => f['type'] === 'result')).toEqual([]);
+  });
+
+  it('twice during a turn: two receipts, one interrupted result, the next turn runs', async () => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', SLOW] });
+    d.send(initializeFrame());
+    d.send(userFrame('first', { uuid: '11111111-1111-4111-8111-111111111111' }));
+    await d.waitFor((f) => f['type'] === 'assistant' || (f['type'] === 'system' && f['subtype'] === 'init'));
+    d.send(interrupt('i1'));
+    d.send(interrupt('i2'));
+    await d.waitFor((f) => f['type'] === 'result');
+    d.send(userFrame('second'));
+    d.endInput();
+    await d.exited;
+    expect(responseOf(d.tap.frames, 'i1')).toMatchObject({ subtype: 'success' });
+    expect(responseOf(d.tap.frames, 'i2')).toMatchObject({ subtype: 'success' });
+    expect(d.tap.frames.filter((f) => f['type'] === 'result').map((f) => f['subtype'])).toEqual(['error_during_execution', 'success']);
+  });
+
+  it('cancel_queued drops the queued messages and names them', async () => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', SLOW] });
+    d.send(initializeFrame());
+    d.send(userFrame('running'));
+    d.send(userFrame('queued one', { uuid: '22222222-2222-4222-8222-222222222222' }));
+    await d.waitFor((f) => f['type'] === 'system' && f['subtype'] === 'init');
+    d.send(interrupt('i1', { cancel_queued: true }));
+    await d.waitFor((f) => f['type'] === 'result');
+    d.endInput();
+    await d.exited;
+    expect(responseOf(d.tap.frames, 'i1')).toEqual({ subtype: 'success', request_id: 'i1', response: { still_queued: [], cancelled: ['22222222-2222-4222-8222-222222222222'] } });
+    expect(d.tap.frames.filter((f) => f['type'] === 'result')).toHaveLength(1);
+  });
+});
+
+describe('signals and tool processes', () => {
+  it('SIGTERM while a Bash ignores SIGTERM: the whole process group is killed, exit 143', async () => {
+    const cwd = tempDir('agentd-cwd-');
+    const scenario = scenarioFile({
+      rules: [{ reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo $$ > pgid.txt; trap "" TERM; (trap "" TERM; sleep 60) & sleep 60; wait' } }] } }],
+    });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--allowedTools', 'Bash', '--include-partial-messages'], cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('run it'));
+    const deadline = Date.now() + 5000;
+    while (!existsSync(join(cwd, 'pgid.txt')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    const pgid = Number(readFileSync(join(cwd, 'pgid.txt'), 'utf8'));
+    expect(groupAlive(pgid)).toBe(true);
+    const t0 = Date.now();
+    d.child.kill('SIGTERM');
+    const r = await d.exited;
+    expect(r.code).toBe(143);
+    expect(Date.now() - t0).toBeLessThan(500 + 2000 + 500);
+    expect(groupAlive(pgid)).toBe(false);
+  });
+});
+
+describe('hooks at the process level', () => {
+  it('--include-hook-events reports SDK callback hooks as hook_started / hook_response frames', async () => {
+    const scenario = scenarioFile({
+      rules: [
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Glob', input: { pattern: '*' } }] } },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--include-hook-events'] });
+    d.send(initializeFrame('init', { hooks: { PreToolUse: [{ matcher: 'Glob', hookCallbackIds: ['hook_0'] }] } }));
+    d.send(userFrame('go'));
+    const req = await d.waitFor((f) => f['type'] === 'control_request');
+    expect(req['request']).toMatchObject({ subtype: 'hook_callback', callback_id: 'hook_0', input: { hook_event_name: 'PreToolUse', tool_name: 'Glob', tool_input: { pattern: '*' } } });
+    d.send({ type: 'control_response', response: { subtype: 'success', request_id: req['request_id'], response: { continue: true } } });
+    await d.waitFor((f) => f['type'] === 'result');
+    d.endInput();
+    await d.exited;
+    const hookFrames = d.tap.frames.filter((f) => f['type'] === 'system' && String(f['subtype']).startsWith('hook_'));
+    expect(hookFrames.map((f) => [f['subtype'], f['hook_event'], f['hook_name']])).toEqual([
+      ['hook_started', 'PreToolUse', 'callback:hook_0'],
+      ['hook_response', 'PreToolUse', 'callback:hook_0'],
+    ]);
+    expect(hookFrames[1]).toMatchObject({ outcome: 'success' });
+  });
+
+  it('command hooks from the project settings: Notification on a permission prompt, SessionEnd at exit', async () => {
+    const cwd = tempDir('agentd-cwd-');
+    mkdirSync(join(cwd, '.claude'));
+    const log = join(cwd, 'hook.log');
+    writeFileSync(
+      join(cwd, '.claude/settings.json'),
+      JSON.stringify({
+        hooks: {
+          Notification: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+          SessionEnd: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+        },
+      }),
+    );
+    const scenario = scenarioFile({
+      rules: [
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Write', input: { file_path: '{{cwd}}/x.txt', content: 'x' } }] } },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--permission-prompt-tool', 'stdio'], cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('write it'));
+    const req = await d.waitFor((f) => f['type'] === 'control_request');
+    d.send({ type: 'control_response', response: { subtype: 'success', request_id: req['request_id'], response: { behavior: 'allow', updatedInput: { file_path: join(cwd, 'x.txt'), content: 'x' } } } });
+    await d.waitFor((f) => f['type'] === 'result');
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    const events = readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(events.map((e) => e['hook_event_name'])).toEqual(['Notification', 'SessionEnd']);
+    expect(events[0]).toMatchObject({ notification_type: 'permission_prompt', message: 'agentd needs your permission to use Write' });
+    expect(events[1]).toMatchObject({ reason: 'prompt_input_exit' });
+    expect(readFileSync(join(cwd, 'x.txt'), 'utf8')).toBe('x');
+  });
+});
