@@ -27,5 +27,5 @@ RUN mkdir -p /workspace && chown node:node /workspace
 USER node
 ENV NODE_ENV=production
 WORKDIR /workspace
-ENTRYPOINT ["/usr/bin/tini", "-g", "--", "node", "/app/dist/agentd.mjs"]
+ENTRYPOINT ["/usr/bin/tini", "-g", "--", "/app/bin/agentd"]
 CMD ["--input-format", "stream-json", "--output-format", "stream-json", "--verbose"]
