@@ -47,7 +47,7 @@ export const ApiAssistantMessage = z.looseObject({
   usage: ApiUsage,
 });
 
-export const AssistantMessageError = z.enum([
+export const ASSISTANT_MESSAGE_ERRORS = [
   'authentication_failed',
   'billing_error',
   'rate_limit',
@@ -57,7 +57,8 @@ export const AssistantMessageError = z.enum([
   'server_error',
   'unknown',
   'max_output_tokens',
-]);
+] as const;
+export const AssistantMessageError = z.enum(ASSISTANT_MESSAGE_ERRORS);
 export type AssistantMessageError = z.infer<typeof AssistantMessageError>;
 
 export const AssistantFrame = z.strictObject({

@@ -1,5 +1,6 @@
 // The only place that knows frame shapes: internal SessionEvents in, protocol frames out.
 import {
+  ASSISTANT_MESSAGE_ERRORS,
   type AssistantFrame,
   type AssistantMessageError,
   type ErrorCode,
@@ -42,17 +43,7 @@ export interface ProjectorOptions {
 
 export const CAPABILITIES = ['interrupt_receipt_v1', 'interrupt_cancel_queued_v1'];
 
-const ASSISTANT_ERRORS = new Set<string>([
-  'authentication_failed',
-  'billing_error',
-  'rate_limit',
-  'overloaded',
-  'invalid_request',
-  'model_not_found',
-  'server_error',
-  'unknown',
-  'max_output_tokens',
-]);
+const ASSISTANT_ERRORS: ReadonlySet<string> = new Set(ASSISTANT_MESSAGE_ERRORS);
 
 export class Projector {
   private readonly sidJson: string;

@@ -1,12 +1,13 @@
 // The official TypeScript Agent SDK drives agentd against the loopback Messages server (the real
 // @anthropic-ai/sdk path): text turns, multi-turn streaming input, partial messages, interrupt, setModel,
 // setPermissionMode.
-import { type SDKMessage, type SDKUserMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { AGENTD, baseEnv, tappedSpawner, tempDir } from '../support/daemon.js';
 import type { FrameTap } from '../support/frames.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { promptChannel as channel } from '../support/sdk-run.js';
 
 const SCENARIO: Scenario = {
   rules: [
@@ -42,36 +43,6 @@ async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
   const out: SDKMessage[] = [];
   for await (const m of q) out.push(m);
   return out;
-}
-
-/** An async-iterable prompt whose messages are released one by one by the test. */
-function channel() {
-  const queue: SDKUserMessage[] = [];
-  let wake: (() => void) | undefined;
-  let closed = false;
-  return {
-    push(text: string) {
-      queue.push({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' });
-      wake?.();
-    },
-    close() {
-      closed = true;
-      wake?.();
-    },
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        const m = queue.shift();
-        if (m) {
-          yield m;
-          continue;
-        }
-        if (closed) return;
-        await new Promise<void>((r) => {
-          wake = r;
-        });
-      }
-    },
-  };
 }
 
 describe('official SDK over the real Anthropic adapter', () => {
