@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
-import { ROOT, STREAM_ARGS, baseEnv, startDaemon, tempDir } from '../support/daemon.js';
+import { ROOT, baseEnv, startDaemon, tempDir } from '../support/daemon.js';
 
 const DIR = join(ROOT, '..', 'shared', 'reference', 'transcripts');
 
