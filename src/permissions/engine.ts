@@ -20,10 +20,12 @@ import {
   webFetchRuleMatches,
 } from './match.js';
 import type { PermissionModeName } from './modes.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
-export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'other';
+export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'other';
 
 export interface Suggestion {
   type: 'addRules' | 'setMode' | 'addDirectories';
@@ -106,7 +108,13 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
 function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: Facts): PermissionRule[] | undefined {
   const named = rules.filter((r) => ruleNamesTool(r, d.tool.name, 'command'));
   const whole = named.find((r) => r.ruleContent === undefined);
-  if (whole) return [whole];
+  if (whole) {
+    // A whole-tool allow next to specific deny/ask rules only holds when every command that will run is visible;
+    // otherwise a denied command could hide in a heredoc, a stdin-fed shell or a dynamic name.
+    const specific = d.rules.all().some((r) => r.behavior !== 'allow' && r.ruleContent !== undefined && ruleNamesTool(r, d.tool.name, 'command'));
+    if (specific && (f.command?.opaque ?? true)) return undefined;
+    return [whole];
+  }
   const c = f.command;
   if (!c || !c.ok || c.segments.length === 0) return undefined;
   const used: PermissionRule[] = [];
@@ -185,6 +193,9 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   if (d.hook?.behavior === 'allow') return { behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', ...pinned };
   if (d.hook?.behavior === 'ask') return ask(`hook:${d.hook.source}`, 'hook', d.hook.reason ?? 'A PreToolUse hook asked for confirmation.');
 
+  if (d.mode === 'plan' && !isReadOnlyCall(d, f)) {
+    return { behavior: 'deny', decidedBy: 'mode:plan', reasonType: 'mode', message: `${d.tool.name} is not allowed in plan mode (read-only exploration). Present your plan instead.` };
+  }
   const allowRules = d.rules.byBehavior('allow');
   if (f.subject.kind === 'command') {
     const covered = commandCovered(allowRules, d, f);
@@ -196,6 +207,43 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   return modeDefault(d, f, ask, pinned);
 }
 
+function isReadOnlyCall(d: DecisionInput, f: Facts): boolean {
+  if (f.subject.kind === 'session') return true;
+  if (f.subject.kind === 'command') return f.command?.readOnly === true;
+  if (f.subject.kind === 'write') return false;
+  try {
+    return d.tool.isReadOnly(d.input) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Directories whose contents configure tools that run code (git hooks and config, agent settings). */
+const PROTECTED_DIRS = ['.git', '.claude', '.agentd'];
+
+function protectedPath(p: ResolvedPath): string | undefined {
+  for (const form of [p.asWritten, p.real]) {
+    const parts = form.split('/');
+    const hit = parts.find((x) => PROTECTED_DIRS.includes(x));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** A read-only command is auto-allowed only if every path it names is inside the working directories. */
+function commandPathOutside(d: DecisionInput, f: Facts): string | undefined {
+  const dirs = workingDirs(d.shared.cwd, d.shared.additionalDirectories);
+  for (const seg of f.command?.segments ?? []) {
+    for (const cand of seg.paths) {
+      const looksLikePath = cand.startsWith('/') || cand.startsWith('~') || cand.split('/').includes('..') || existsSync(resolve(d.shared.cwd, cand));
+      if (!looksLikePath) continue;
+      const p = resolveToolPath(cand, d.shared.cwd);
+      if (!insideWorkingDirs(p, dirs)) return p.real;
+    }
+  }
+  return undefined;
+}
+
 function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType, reason: string) => Decision, pinned: { pinnedRealPath?: string }): Decision {
   const s = f.subject;
   let readOnly = false;
@@ -205,19 +253,23 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
     readOnly = false;
   }
   if (s.kind === 'session') return { behavior: 'allow', decidedBy: `mode:${d.mode}:session-state`, reasonType: 'mode' };
-  if (d.mode === 'plan' && !(s.kind === 'command' ? f.command?.readOnly : readOnly)) {
-    return { behavior: 'deny', decidedBy: 'mode:plan', reasonType: 'mode', message: `${d.tool.name} is not allowed in plan mode (read-only exploration). Present your plan instead.` };
-  }
   switch (s.kind) {
     case 'read':
       if (f.inside) return { behavior: 'allow', decidedBy: `mode:${d.mode}`, reasonType: 'mode', ...pinned };
       return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories.`);
-    case 'write':
+    case 'write': {
       if (!f.inside) return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories; writing there needs explicit permission.`);
+      const guarded = f.path ? protectedPath(f.path) : undefined;
+      if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? s.path} is inside ${guarded}/, which configures programs that run code; changing it always needs explicit permission.`);
       if (d.mode === 'acceptEdits') return { behavior: 'allow', decidedBy: 'mode:acceptEdits', reasonType: 'mode', ...pinned };
       return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} changes files; the ${d.mode} mode asks first.`);
+    }
     case 'command':
-      if (f.command?.ok && f.command.readOnly) return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults' };
+      if (f.command?.ok && f.command.readOnly) {
+        const outside = commandPathOutside(d, f);
+        if (outside) return { ...(ask('workingDir', 'workingDir', `${outside} is outside the working directories.`) as Extract<Decision, { behavior: 'ask' }>), blockedPath: outside };
+        return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults' };
+      }
       if (!f.command?.ok) return ask('analysis', 'other', f.command?.reasons[0] ?? 'This command cannot be analysed before it runs.');
       return ask(`mode:${d.mode}`, 'mode', f.command.reasons[0] ?? 'This command may change the system.');
     case 'fetch':

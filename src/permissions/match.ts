@@ -14,6 +14,8 @@ export interface CommandSegment {
   forms: string[];
   /** False when no allow rule may cover it: no program word, a dynamic program name, sudo/doas, env assignments. */
   coverable: boolean;
+  /** Arguments that may name files (operands, option values, redirect targets), for path confinement. */
+  paths: string[];
 }
 
 /** The shell analysis the permission engine needs (implemented over tools/shell by the composition root). */
@@ -26,6 +28,8 @@ export interface CommandSegments {
   readOnly: boolean;
   /** Why it could not be analysed or is not read-only, for the host's prompt. */
   reasons: string[];
+  /** Something may run that the segments do not show (stdin-fed shells, heredocs, dynamic names, failed parse). */
+  opaque: boolean;
 }
 
 export interface CommandAnalyzer {
@@ -44,8 +48,7 @@ export function ruleNamesTool(rule: PermissionRule, toolName: string, subjectKin
     if (parts.length === 2 || (parts.length === 3 && parts[2] === '*')) return toolName.startsWith(`mcp__${parts[1]}__`);
     return false;
   }
-  if (rule.ruleContent === undefined) return false;
-  // Read(...) path rules cover every reading tool; Edit(...)/Write(...) every editing tool.
+  // Read rules cover every reading tool (Glob, Grep…); Edit (and Write) rules every editing tool, bare or not.
   if (rule.toolName === 'Read' && subjectKind === 'read' && READ_TOOLS.has(toolName)) return true;
   if ((rule.toolName === 'Edit' || rule.toolName === 'Write') && subjectKind === 'write' && EDIT_TOOLS.has(toolName)) return true;
   return false;
@@ -76,6 +79,8 @@ const GLOB_CHARS = /[*?[\]{}!]/;
 
 /** Absolute glob for a Read/Edit rule specifier (anchoring rules of protocol.md §6.5). */
 export function pathPattern(content: string, baseDir: string, cwd: string): string {
+  // Decided on the rule as written: anchoring adds a `**` of its own to bare names.
+  const plain = !GLOB_CHARS.test(content.replace(/\/$/, ''));
   let p: string;
   if (content.startsWith('//')) p = content.slice(1);
   else if (content.startsWith('~/')) p = join(homedir(), content.slice(2));
@@ -83,9 +88,9 @@ export function pathPattern(content: string, baseDir: string, cwd: string): stri
   else if (content.startsWith('./')) p = join(cwd, content.slice(2));
   else if (!content.replace(/\/$/, '').includes('/')) p = join(cwd, '**', content); // gitignore: any depth
   else p = join(cwd, content);
-  if (p.endsWith('/')) p += '**';
+  if (p.endsWith('/')) return `${p}**`;
   // A plain path (no glob) covers the path itself and everything under it.
-  return GLOB_CHARS.test(p) ? p : `${p}{,/**}`;
+  return plain ? `${p}{,/**}` : p;
 }
 
 const matcherCache = new Map<string, (s: string) => boolean>();

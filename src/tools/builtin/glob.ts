@@ -1,6 +1,6 @@
 // Glob: file paths matching a pattern, newest first (Claude Code's order: recently touched files are the likely
 // ones), capped at 100 with `truncated`. Hidden files are included; .git internals are not.
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { glob } from 'tinyglobby';
 import * as z from 'zod/mini';
@@ -77,8 +77,13 @@ export function createGlobTool(opts: GlobToolOptions = {}): Tool<GlobInput, Glob
     isConcurrencySafe: () => true,
     isReadOnly: () => true,
     interruptBehavior: 'cancel',
-    permissionSubject: (input, shared) => ({ kind: 'read', path: root(input.path, shared.cwd) }),
+    // Judged by the directory the pattern really starts from: `../x/**` or `link/*` reach beyond `path`.
+    permissionSubject: (input, shared) => ({ kind: 'read', path: patternBase(input.pattern, root(input.path, shared.cwd)) }),
     async validateInput(input, { shared }) {
+      // The permission check judges `path`; a pattern that leaves it would search somewhere nobody approved.
+      if (isAbsolute(input.pattern) || input.pattern.startsWith('~') || input.pattern.split('/').includes('..')) {
+        return { ok: false, message: 'The pattern must stay inside the search directory (no absolute paths, "~" or ".."). To search elsewhere, set the path parameter.' };
+      }
       const dir = root(input.path, shared.cwd);
       const st = await statIfExists(dir);
       if (!st) return { ok: false, message: `Directory does not exist: ${dir}` };
@@ -99,6 +104,11 @@ export function createGlobTool(opts: GlobToolOptions = {}): Tool<GlobInput, Glob
         signal: ctx.signal,
       });
       ctx.signal.throwIfAborted();
+      // A pattern may name a symlinked directory (`link/*`): keep only files that really are inside the root.
+      const realRoot = await realpath(cwd).catch(() => cwd);
+      const inside = (await Promise.all(found.map(async (f) => ((await realpath(f).catch(() => f)) + '/').startsWith(`${realRoot}/`) ? f : undefined))).filter((f): f is string => f !== undefined);
+      found.length = 0;
+      found.push(...inside);
       const times = await mtimes(found, ctx.signal);
       const sorted = [...found].sort(byMtimeDesc(times));
       const filenames = sorted.slice(0, GLOB_MAX_RESULTS);
@@ -118,4 +128,18 @@ export function createGlobTool(opts: GlobToolOptions = {}): Tool<GlobInput, Glob
       return { data, content: filenames.join('\n') + more };
     },
   };
+}
+
+/** The fixed leading directories of a pattern, resolved against the search root. */
+function patternBase(pattern: string, searchRoot: string): string {
+  const fixed: string[] = [];
+  for (const part of pattern.split('/')) {
+    if (/[*?[\]{}!]/.test(part)) break;
+    fixed.push(part);
+  }
+  // The last fixed component may be a file name (`src/a.ts`); its directory is what gets listed.
+  if (fixed.length === pattern.split('/').length) fixed.pop();
+  const base = fixed.join('/');
+  if (base === '') return isAbsolute(pattern) ? '/' : searchRoot;
+  return isAbsolute(base) ? base : resolve(searchRoot, base);
 }

@@ -7,8 +7,10 @@
 //   any arguments: cat head tail wc nl tac rev cut tr fold paste expand unexpand column comm cmp diff
 //     od hexdump strings stat file[-C/--compile] which whereis type basename dirname realpath readlink
 //     pwd echo true false sleep seq whoami id groups uname nproc locale printenv du df ls grep egrep fgrep
-//     jq md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum test [ [[
-//   printf [no -v]   date [no -s/--set, operands only +FORMAT]   hostname [no operands]   env [no command]
+//     jq md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum
+//   printf [no -v…]   date [no -s/--set, operands only +FORMAT]   hostname [display flags only]   env [no command]
+//   test [ [[ [no -v/-R, no array subscripts]
+//   Long options match by unambiguous prefix (GNU getopt), so `--outp` counts as `--output`.
 //   rg [no --pre, --hostname-bin]   tree [no -o, -R]   sort [no -o/--output, --compress-program]
 //   uniq [at most one operand: a second is an output file]   xxd [at most one operand]
 //   find [no -exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls]
@@ -32,7 +34,8 @@ function hasOption(args: readonly string[], short: string, long: readonly string
     if (a === '--') return false;
     if (a.startsWith('--')) {
       const name = a.slice(2).split('=')[0] ?? '';
-      if (long.includes(name)) return true;
+      // GNU getopt accepts any unambiguous prefix (`--outp` is `--output`): a prefix counts as the option.
+      if (name.length >= 2 && long.some((l) => l.startsWith(name))) return true;
       continue;
     }
     if (!a.startsWith('-') || a.length < 2) continue;
@@ -55,6 +58,14 @@ function operands(args: readonly string[]): string[] {
   }
   return out;
 }
+
+const HOSTNAME_DISPLAY = new Set(['-s', '-f', '-d', '-i', '-I', '-a', '-A', '-y', '-n', '-V', '-h', '--short', '--fqdn', '--long', '--domain', '--ip-address', '--all-ip-addresses', '--all-fqdns', '--nis', '--alias', '--version', '--help']);
+
+/**
+ * test / [ / [[: -v and -R name variables, and bash evaluates an array subscript in them (`test -v 'a[$(cmd)]'`
+ * runs cmd); [[ also evaluates the operands of arithmetic comparisons. A subscript anywhere is refused.
+ */
+const testRule: Rule = (a) => !a.some((x) => x === '-v' || x === '-R' || (x.includes('[') && x !== '[' && x !== '[['));
 
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
 
@@ -111,13 +122,18 @@ function gitRule(args: readonly string[]): boolean {
   const sub = args[i];
   if (sub === undefined) return false;
   const rule = Object.hasOwn(GIT_SUBCOMMANDS, sub) ? GIT_SUBCOMMANDS[sub] : undefined;
-  return rule ? rule(args.slice(i + 1)) : false;
+  const rest = args.slice(i + 1);
+  // Many subcommands write a file with --output or run programs for diffs; none of that is reading.
+  if (hasOption(rest, '', ['output', 'ext-diff', 'textconv', 'open-files-in-pager'])) return false;
+  return rule ? rule(rest) : false;
 }
 
 const RULES: Record<string, Rule> = {
-  printf: (a) => a[0] !== '-v',
+  // -v assigns a variable (`printf -vPATH …`), and an array subscript in its name is evaluated as code.
+  printf: (a) => !(a[0] ?? '').startsWith('-v'),
   date: (a) => !hasOption(a, 's', ['set'], 'dfrI') && operands(a).every((o) => o.startsWith('+')),
-  hostname: (a) => operands(a).length === 0,
+  // Display flags only: --file and operands set the host name.
+  hostname: (a) => a.every((x) => HOSTNAME_DISPLAY.has(x)),
   env: (a) => operands(a).length === 0,
   rg: (a) => !hasOption(a, '', ['pre', 'hostname-bin']),
   tree: (a) => !hasOption(a, 'oR', [], 'LPIH'),
@@ -135,10 +151,11 @@ for (const name of [
   'comm', 'cmp', 'diff', 'od', 'hexdump', 'strings', 'stat', 'which', 'whereis', 'type', 'basename', 'dirname',
   'realpath', 'readlink', 'pwd', 'echo', 'true', 'false', 'sleep', 'seq', 'whoami', 'id', 'groups', 'uname',
   'nproc', 'locale', 'printenv', 'du', 'df', 'ls', 'grep', 'egrep', 'fgrep', 'jq', 'md5sum', 'sha1sum',
-  'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum', 'test', '[', '[[',
+  'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum',
 ]) {
   RULES[name] = any;
 }
+for (const name of ['test', '[', '[[']) RULES[name] = testRule;
 
 export const READ_ONLY_COMMANDS: readonly string[] = Object.keys(RULES).sort();
 
@@ -146,7 +163,8 @@ export const READ_ONLY_COMMANDS: readonly string[] = Object.keys(RULES).sort();
 const SAFE_ASSIGNMENT = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS|LINES|CLICOLOR|CLICOLOR_FORCE)=/;
 
 /** Wrappers that do not change what a read-only command can do. */
-const NEUTRAL_WRAPPERS = new Set(['env', 'nohup', 'time', 'nice', 'timeout', 'command', 'builtin', 'exec', 'stdbuf', 'xargs', 'eval', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+// Not xargs: it appends arguments read from stdin, so the command's real arguments are unknown.
+const NEUTRAL_WRAPPERS = new Set(['env', 'nohup', 'time', 'nice', 'timeout', 'command', 'builtin', 'exec', 'stdbuf', 'eval', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 
 function redirectIsReadOnly(r: Redirect): boolean {
   if (r.kind === 'dup' || r.kind === 'heredoc' || r.kind === 'herestring') return true;

@@ -17,7 +17,7 @@ import type { PermissionUpdateValue } from '../../../src/permissions/updates.js'
 import type { AnyTool } from '../../../src/tools/tool.js';
 
 const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'agentd-layer-')));
-const analyzer: CommandAnalyzer = { analyze: async (c) => ({ ok: true, segments: [{ text: c, forms: [c], coverable: true }], readOnly: false, reasons: ['may change the system'] }) };
+const analyzer: CommandAnalyzer = { analyze: async (c) => ({ ok: true, segments: [{ text: c, forms: [c], coverable: true, paths: [] }], readOnly: false, reasons: ['may change the system'], opaque: false }) };
 const Bash: AnyTool = {
   name: 'Bash',
   description: '',

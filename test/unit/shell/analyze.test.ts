@@ -55,7 +55,8 @@ const CASES: Array<[string, Expected]> = [
   ['cat <<EOF\nhello\nEOF', { segments: ['cat'], ro: true }],
   ["cat <<'EOF'\n$(rm x) `rm y`\nEOF", { segments: ['cat'], ro: true }],
   ['nice -n 5 timeout 10 cat x', { segments: ['cat x'], ro: true }],
-  ['xargs grep foo', { segments: ['grep foo'], ro: true }],
+  // xargs appends arguments read from stdin (e.g. `-delete` for find): never read-only.
+  ['xargs grep foo', { segments: ['grep foo'], ro: false }],
   ['bash -c "ls -la"', { segments: ['ls -la'], ro: true }],
   // Lists, pipelines and newlines: every command is a segment.
   ['git status; rm -rf x', { segments: ['git status', 'rm -rf x'] }],

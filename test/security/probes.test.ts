@@ -1,0 +1,103 @@
+// Security probes against the permission layer, built as the daemon builds it: the real shell analyser, the real
+// built-in tools (their permissionSubject / isReadOnly), rules from rulesFrom(), and no prompter (non-interactive:
+// an "ask" is denied at once). Every probe in probes.ts names the verdict a safe layer must give.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { PermissionVerdict } from '../../src/executor/pipeline.js';
+import { shellAnalyzer } from '../../src/cli/shell-analyzer.js';
+import { silentLogger } from '../../src/log/logger.js';
+import { createPermissionLayer } from '../../src/permissions/layer.js';
+import { RuleSet, rulesFrom } from '../../src/permissions/rules.js';
+import { builtinTools } from '../../src/tools/builtin/index.js';
+import type { AnyTool } from '../../src/tools/tool.js';
+import { type Category, type Probe, type ToolName, allProbes, makeFixture } from './probes.js';
+
+const fx = makeFixture();
+const tools = new Map<string, AnyTool>(builtinTools({ projectDir: fx.project }).map((t) => [t.name, t]));
+const probes = allProbes(fx);
+
+afterAll(() => {
+  rmSync(fx.root, { recursive: true, force: true });
+});
+
+function toolNamed(name: ToolName): AnyTool {
+  const t = tools.get(name);
+  if (!t) throw new Error(`no built-in tool named ${name}`);
+  return t;
+}
+
+async function verdictOf(p: Probe): Promise<PermissionVerdict> {
+  const rules = new RuleSet();
+  const invalid: string[] = [];
+  for (const behavior of ['allow', 'deny', 'ask'] as const) {
+    const spec = p[behavior];
+    if (spec) rules.add(rulesFrom(spec.rules, behavior, spec.source, fx.project, (t) => invalid.push(t)));
+  }
+  // A probe whose rule does not even parse would prove nothing about matching.
+  if (invalid.length) throw new Error(`probe "${p.name}" has unparsable rules: ${invalid.join(', ')}`);
+  const layer = createPermissionLayer({
+    rules,
+    getMode: () => p.mode ?? 'default',
+    analyzer: shellAnalyzer,
+    prompter: undefined,
+    updates: {
+      rules,
+      setMode: () => undefined,
+      addDirectories: () => undefined,
+      removeDirectories: () => undefined,
+      persist: async () => undefined,
+      baseDirFor: () => fx.project,
+    },
+    logger: silentLogger(),
+  });
+  return layer.check(
+    { tool: toolNamed(p.tool), input: p.input, toolUseId: 'toolu_probe', hook: p.hook, shared: { cwd: fx.project, additionalDirectories: p.addDirs ?? [] } },
+    new AbortController().signal,
+  );
+}
+
+/** Short form of a verdict for failure messages: what decided it. */
+function summary(v: PermissionVerdict): string {
+  return v.behavior === 'deny' ? `deny by ${v.meta.decidedBy ?? '?'}: ${v.message}` : `allow by ${v.meta.decidedBy ?? '?'}`;
+}
+
+function label(p: Probe): string {
+  return p.name.replace(/[\r\n\u000b]/g, ' ');
+}
+
+describe('probe inputs are what the model could really send', () => {
+  it('every probe input passes its tool schema, and names are unique', () => {
+    const bad = probes.filter((p) => !toolNamed(p.tool).inputSchema.safeParse(p.input).success).map((p) => p.name);
+    expect(bad).toEqual([]);
+    const names = probes.map((p) => `${p.category}/${p.name}`);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+});
+
+const CATEGORIES: Category[] = ['shell', 'path', 'acceptEdits', 'precedence'];
+
+for (const category of CATEGORIES) {
+  describe(`${category} probes`, () => {
+    for (const p of probes.filter((x) => x.category === category)) {
+      it(`${p.expect === 'denied' ? 'denies' : 'allows'}: ${label(p)}`, async () => {
+        const v = await verdictOf(p);
+        expect(v.behavior, summary(v)).toBe(p.expect === 'denied' ? 'deny' : 'allow');
+        if (p.by !== undefined) expect((v.meta.decidedBy ?? '').startsWith(p.by), summary(v)).toBe(true);
+      });
+    }
+  });
+}
+
+describe('corpus summary', () => {
+  it('holds at least 100 denial probes (at least 40 of them shell) and at least 100 of them are denied', async () => {
+    const denials = probes.filter((p) => p.expect === 'denied');
+    const controls = probes.filter((p) => p.expect === 'allowed');
+    expect(denials.filter((p) => p.category === 'shell').length).toBeGreaterThanOrEqual(40);
+    expect(controls.length).toBeGreaterThan(0);
+    const verdicts = await Promise.all(denials.map(verdictOf));
+    expect(verdicts.filter((v) => v.behavior === 'deny').length).toBeGreaterThanOrEqual(100);
+    // Every control must be allowed, or the denials above could be an artefact of a harness that denies everything.
+    const controlVerdicts = await Promise.all(controls.map(verdictOf));
+    expect(controlVerdicts.map((v) => v.behavior)).toEqual(controls.map(() => 'allow'));
+  });
+});
