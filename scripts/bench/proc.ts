@@ -44,7 +44,14 @@ export class BenchProc {
   streamEvents = 0;
   firstStreamAt = 0;
   lastStreamAt = 0;
-  private pending: Buffer | undefined;
+  /** Longest stdout line of the process's life so far (bytes, newline excluded). */
+  maxLineBytes = 0;
+  /** Called with every parsed non-stream_event frame before any waiter sees it (for counting tool results etc.). */
+  tap: ((t: TimedFrame) => void) | undefined;
+  /** A line split across chunks, kept as its pieces (a huge line must not cost a copy per chunk). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private streamWaiters: Array<{ n: number; resolve: () => void }> = [];
   private backlog: TimedFrame[] = [];
   private waiter: Waiter | undefined;
   private stderrTail = '';
@@ -107,11 +114,35 @@ export class BenchProc {
     this.lastStreamAt = 0;
   }
 
+  /** Resolves once `n` stream_event frames were counted since the last resetStreamCounters(). */
+  waitStreamEvents(n: number, timeoutMs = 30_000): Promise<void> {
+    if (this.streamEvents >= n) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.streamWaiters = this.streamWaiters.filter((w) => w !== entry);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${n} stream_event frames (saw ${this.streamEvents})${this.describe()}`));
+      }, timeoutMs);
+      const entry = {
+        n,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.streamWaiters.push(entry);
+    });
+  }
+
   /** Resident set size from /proc/<pid>/status, in KiB. */
   rssKiB(): number {
+    return this.statusKiB('VmRSS');
+  }
+
+  /** A `kB` field of /proc/<pid>/status (VmRSS, VmHWM: the peak resident set size so far, …), in KiB. */
+  statusKiB(field: string): number {
     const text = readFileSync(`/proc/${String(this.pid)}/status`, 'utf8');
-    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(text);
-    if (!m?.[1]) throw new Error(`no VmRSS in /proc/${String(this.pid)}/status`);
+    const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(text);
+    if (!m?.[1]) throw new Error(`no ${field} in /proc/${String(this.pid)}/status`);
     return Number(m[1]);
   }
 
@@ -149,12 +180,15 @@ export class BenchProc {
     let start = 0;
     let nl = chunk.indexOf(NL);
     if (nl < 0) {
-      this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+      this.pending.push(chunk);
+      this.pendingBytes += chunk.length;
       return;
     }
-    if (this.pending) {
-      this.onLine(Buffer.concat([this.pending, chunk.subarray(0, nl)]), 0, undefined, now);
-      this.pending = undefined;
+    if (this.pendingBytes > 0) {
+      this.pending.push(chunk.subarray(0, nl));
+      this.onLine(Buffer.concat(this.pending), 0, undefined, now);
+      this.pending = [];
+      this.pendingBytes = 0;
       start = nl + 1;
       nl = chunk.indexOf(NL, start);
     }
@@ -163,15 +197,28 @@ export class BenchProc {
       start = nl + 1;
       nl = chunk.indexOf(NL, start);
     }
-    if (start < chunk.length) this.pending = chunk.subarray(start);
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+    }
+  }
+
+  private countStream(now: number): void {
+    if (this.streamEvents === 0) this.firstStreamAt = now;
+    this.streamEvents++;
+    this.lastStreamAt = now;
+    if (this.streamWaiters.length === 0) return;
+    const due = this.streamWaiters.filter((w) => this.streamEvents >= w.n);
+    if (due.length === 0) return;
+    this.streamWaiters = this.streamWaiters.filter((w) => this.streamEvents < w.n);
+    for (const w of due) w.resolve();
   }
 
   private onLine(buf: Buffer, start: number, end: number | undefined, now: number): void {
     const stop = end ?? buf.length;
+    if (stop - start > this.maxLineBytes) this.maxLineBytes = stop - start;
     if (stop - start >= STREAM_PREFIX.length && buf.compare(STREAM_PREFIX, 0, STREAM_PREFIX.length, start, start + STREAM_PREFIX.length) === 0) {
-      if (this.streamEvents === 0) this.firstStreamAt = now;
-      this.streamEvents++;
-      this.lastStreamAt = now;
+      this.countStream(now);
       return;
     }
     const text = buf.toString('utf8', start, stop).trim();
@@ -184,12 +231,11 @@ export class BenchProc {
     }
     if (!isObject(v)) return;
     if (v['type'] === 'stream_event') {
-      if (this.streamEvents === 0) this.firstStreamAt = now;
-      this.streamEvents++;
-      this.lastStreamAt = now;
+      this.countStream(now);
       return;
     }
     const timed = { frame: v, at: now };
+    this.tap?.(timed);
     const w = this.waiter;
     if (w && w.pred(v)) {
       this.waiter = undefined;
@@ -214,11 +260,14 @@ export const userFrame = (text: string): Frame => ({
   parent_tool_use_id: null,
 });
 
-export const isInitializeAnswer =
+/** The control_response answering the control_request `id`. */
+export const isControlResponseTo =
   (id: string) =>
   (f: Frame): boolean => {
     const r = f['response'];
     return f['type'] === 'control_response' && isObject(r) && r['request_id'] === id;
   };
+
+export const isInitializeAnswer = isControlResponseTo;
 
 export const isResult = (f: Frame): boolean => f['type'] === 'result';

@@ -1,5 +1,6 @@
 // Summarises V8 .cpuprofile files (from `--cpu-prof <dir>` runs): self time per function, mapped back to the
-// TypeScript sources through dist/agentd.js.map, so a hot spot names a src/ file and line.
+// TypeScript sources through the bundles' source maps (dist/agentd.js, and the lazily loaded agentd-tools.js and
+// agentd-sdk.js), so a hot spot names a src/ file and line.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { join, relative } from 'node:path';
@@ -30,30 +31,39 @@ export interface HotSpot {
   where: string;
 }
 
-function loadMap(root: string): { map: SourceMap; bundle: string } | undefined {
-  const bundle = join(root, 'dist/agentd.js');
-  const mapPath = `${bundle}.map`;
-  if (!existsSync(mapPath)) return undefined;
-  const r = MapPayload.safeParse(JSON.parse(readFileSync(mapPath, 'utf8')));
-  if (!r.success) return undefined; // positions then stay in bundle coordinates
-  const m = r.data;
-  const payload = {
-    version: m.version,
-    sources: m.sources,
-    names: m.names,
-    mappings: m.mappings,
-    file: m.file ?? 'agentd.js',
-    sourceRoot: m.sourceRoot ?? '',
-    sourcesContent: (m.sourcesContent ?? []).map((c) => c ?? ''),
-  };
-  return { map: new SourceMap(payload), bundle };
+const BUNDLES = ['agentd.js', 'agentd-tools.js', 'agentd-sdk.js'];
+
+type Maps = Map<string, SourceMap>;
+
+function loadMaps(root: string): Maps {
+  const maps: Maps = new Map();
+  for (const name of BUNDLES) {
+    const bundle = join(root, 'dist', name);
+    const mapPath = `${bundle}.map`;
+    if (!existsSync(mapPath)) continue;
+    const r = MapPayload.safeParse(JSON.parse(readFileSync(mapPath, 'utf8')));
+    if (!r.success) continue; // positions then stay in bundle coordinates
+    const m = r.data;
+    const payload = {
+      version: m.version,
+      sources: m.sources,
+      names: m.names,
+      mappings: m.mappings,
+      file: m.file ?? name,
+      sourceRoot: m.sourceRoot ?? '',
+      sourcesContent: (m.sourcesContent ?? []).map((c) => c ?? ''),
+    };
+    maps.set(bundle, new SourceMap(payload));
+  }
+  return maps;
 }
 
-function locate(root: string, m: ReturnType<typeof loadMap>, url: string, line: number, col: number): string {
+function locate(root: string, maps: Maps, url: string, line: number, col: number): string {
   if (url === '') return '';
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
-  if (m && path === m.bundle && line >= 0) {
-    const e = m.map.findEntry(line, col);
+  const map = maps.get(path);
+  if (map && line >= 0) {
+    const e = map.findEntry(line, col);
     if ('originalSource' in e && e.originalSource) {
       const src = e.originalSource.startsWith('file://') ? fileURLToPath(e.originalSource) : join(root, 'dist', e.originalSource);
       return `${relative(root, src)}:${e.originalLine + 1}`;
@@ -79,7 +89,7 @@ export function hotSpots(file: string, root: string, limit = 15): ProfileSummary
   const r = CpuProfile.safeParse(JSON.parse(readFileSync(file, 'utf8')));
   if (!r.success) throw new Error(`${file} is not a V8 CPU profile`);
   const p = r.data;
-  const map = loadMap(root);
+  const map = loadMaps(root);
   const byId = new Map(p.nodes.map((n) => [n.id, n.callFrame]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -1,7 +1,22 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
+import { interruptLatency } from './interrupt.js';
+import { session200Turns } from './long-session.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { streamThroughput } from './stream.js';
+import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [nodeBaseline, startup, firstResult, warmTurn, streamThroughput, idleRss];
+export const BENCHMARKS: readonly Benchmark[] = [
+  nodeBaseline,
+  startup,
+  firstResult,
+  warmTurn,
+  streamThroughput,
+  idleRss,
+  toolsParallel,
+  reads200,
+  bash50mb,
+  session200Turns,
+  interruptLatency,
+];

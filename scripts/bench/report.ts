@@ -143,6 +143,13 @@ with its \`result\` frame), in a temporary HOME and work dir.
   server, with \`CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
   DISABLE_AUTOUPDATER=1\`.
 
+The tool benchmarks (tools-parallel, reads-200, bash-50mb, session-200-turns, interrupt-latency) launch every
+subject with the allow rules \`--allowedTools Read,Bash\`, so no permission prompt can interfere (without a prompt
+tool a non-read-only Bash would be denied). Allow rules rather than \`--permission-mode bypassPermissions
+--allow-dangerously-skip-permissions\`: the same flags then work for Claude Code, which refuses to skip
+permissions when run as root. \`TMPDIR\` points into the run's temporary directory, so Bash spill files go away
+with it. Every tool turn is checked: the expected number of \`tool_result\` blocks, none an error.
+
 ## Benchmarks
 
 ${r.benchmarks.map((b) => `* **${b.name}**: ${b.description}`).join('\n')}
@@ -151,7 +158,7 @@ ${r.benchmarks.map((b) => `* **${b.name}**: ${b.description}`).join('\n')}
 
 ${table(r.rows)}
 
-Targets: ${targets.length - missed.length} of ${targets.length} met${missed.length ? ` (missed: ${missed.map((x) => `${x.bench} / ${x.subject}`).join(', ')})` : ''}.
+Targets: ${targets.length - missed.length} of ${targets.length} met${missed.length ? ` (missed: ${missed.map((x) => `${x.bench} / ${x.metric} / ${x.subject}`).join('; ')})` : ''}.
 
 ## Analysis
 

@@ -19,10 +19,14 @@ export interface StartOptions {
   baseUrl?: string;
   scenarioFile?: string;
   extraArgs?: readonly string[];
+  /** Added to the subject's environment (e.g. TMPDIR, so spill files land in the run's temporary root). */
+  env?: Record<string, string>;
 }
 
 export function start(subject: Subject, where: Place, o: StartOptions = {}): BenchProc {
-  return new BenchProc(subject.spec({ ...where, ...o }));
+  const { env, ...launch } = o;
+  const spec = subject.spec({ ...where, ...launch });
+  return new BenchProc(env ? { ...spec, env: { ...spec.env, ...env } } : spec);
 }
 
 let initCount = 0;
@@ -54,6 +58,50 @@ export async function turn(proc: BenchProc, text: string, timeoutMs = 60_000): P
   return { sentAt, result: await awaitResult(proc, timeoutMs) };
 }
 
+export interface ToolTurn {
+  sentAt: number;
+  result: TimedFrame;
+  /** tool_result blocks the subject reported in `user` frames during the turn. */
+  toolResults: number;
+  /** The first tool_result marked is_error, as JSON (undefined when none was). */
+  firstError: string | undefined;
+  /** When the turn's first `assistant` frame and its last tool_result were read (phases of the turn). */
+  firstAssistantAt: number;
+  lastToolResultAt: number;
+}
+
+/**
+ * A turn whose reply runs tools: counts the tool_result blocks the subject streams back and fails unless
+ * exactly `expected` came and none is an error, so a denied or broken tool cannot pass for a fast one.
+ */
+export async function toolTurn(proc: BenchProc, text: string, expected: number, timeoutMs = 60_000): Promise<ToolTurn> {
+  let toolResults = 0;
+  let firstError: string | undefined;
+  let firstAssistantAt = Number.NaN;
+  let lastToolResultAt = Number.NaN;
+  proc.tap = ({ frame, at }) => {
+    if (frame['type'] === 'assistant' && Number.isNaN(firstAssistantAt)) firstAssistantAt = at;
+    if (frame['type'] !== 'user') return;
+    const message = frame['message'];
+    const content = isObject(message) ? message['content'] : undefined;
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (!isObject(block) || block['type'] !== 'tool_result') continue;
+      toolResults++;
+      lastToolResultAt = at;
+      if (block['is_error'] === true && firstError === undefined) firstError = JSON.stringify(block).slice(0, 300);
+    }
+  };
+  try {
+    const { sentAt, result } = await turn(proc, text, timeoutMs);
+    if (firstError !== undefined) throw new Error(`a tool failed: ${firstError}`);
+    if (toolResults !== expected) throw new Error(`expected ${expected} tool results, got ${toolResults}`);
+    return { sentAt, result, toolResults, firstError, firstAssistantAt, lastToolResultAt };
+  } finally {
+    proc.tap = undefined;
+  }
+}
+
 /** Closes the process whatever happened (a benchmark must not leave children behind). */
 export async function using<T>(proc: BenchProc, fn: (p: BenchProc) => Promise<T>): Promise<T> {
   try {
@@ -65,11 +113,11 @@ export async function using<T>(proc: BenchProc, fn: (p: BenchProc) => Promise<T>
 }
 
 /** Measures `subjects` one after the other; a subject that fails yields a failed row instead of aborting. */
-export async function perSubject(
+export async function perSubject<S extends Subject>(
   ctx: BenchContext,
-  subjects: readonly Subject[],
-  base: (s: Subject) => Omit<Row, 'n' | 'median' | 'failed'>,
-  measure: (s: Subject) => Promise<Row>,
+  subjects: readonly S[],
+  base: (s: S) => Omit<Row, 'n' | 'median' | 'failed'>,
+  measure: (s: S) => Promise<Row>,
 ): Promise<Row[]> {
   const rows: Row[] = [];
   for (const s of subjects) {
