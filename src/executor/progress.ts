@@ -2,7 +2,7 @@
 // cannot flood stdout), each frame carries at most `maxChars` of new output (the rest is counted as dropped),
 // and a heartbeat goes out after `heartbeatMs` without any frame.
 import type { ProgressInfo } from '../session/events.js';
-import type { ToolProgressUpdate } from '../tools/tool.js';
+import type { LiveOutput, ToolProgressUpdate } from '../tools/tool.js';
 
 export interface ProgressOptions {
   intervalMs: number;
@@ -15,6 +15,8 @@ export const DEFAULT_PROGRESS: ProgressOptions = { intervalMs: 250, maxChars: 81
 export class ProgressShaper {
   private buffered = '';
   private dropped = 0;
+  /** Output the tool left undecoded: read at flush time (see ToolProgressUpdate.live). */
+  private live: LiveOutput | undefined;
   private totalBytes = 0;
   private lastEmit: number;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -43,6 +45,12 @@ export class ProgressShaper {
     }
     const out = u.output ?? '';
     this.totalBytes = u.totalBytes ?? this.totalBytes + Buffer.byteLength(out);
+    if (u.live) this.live = u.live;
+    this.append(out);
+    this.schedule();
+  }
+
+  private append(out: string): void {
     const room = this.opts.maxChars - this.buffered.length;
     if (out.length <= room) this.buffered += out;
     else {
@@ -51,7 +59,6 @@ export class ProgressShaper {
       this.dropped += merged.length - this.opts.maxChars;
       this.buffered = merged.slice(merged.length - this.opts.maxChars);
     }
-    this.schedule();
   }
 
   private schedule(): void {
@@ -65,6 +72,12 @@ export class ProgressShaper {
   }
 
   private flush(): void {
+    if (this.live && !this.stopped) {
+      const { text, skippedBytes } = this.live.take(this.opts.maxChars);
+      this.live = undefined;
+      this.dropped += skippedBytes;
+      this.append(text);
+    }
     if (this.stopped || (this.buffered.length === 0 && this.dropped === 0)) return;
     const p: ProgressInfo = { kind: 'output', output: this.buffered, totalBytes: this.totalBytes };
     if (this.dropped > 0) p.droppedBytes = this.dropped;

@@ -2,7 +2,6 @@
 // (`detached`), so one signal to the group reaches everything it started, background jobs included. stdin is
 // closed and stdout is never inherited (agentd's stdout is the protocol).
 import { constants } from 'node:os';
-import type { Readable } from 'node:stream';
 import type * as Execa from 'execa';
 
 let execaModule: typeof Execa | undefined;
@@ -26,8 +25,6 @@ export interface ShellExit {
 export interface ShellChild {
   /** The shell's pid, which is also its process group id. Undefined when the spawn failed. */
   readonly pid: number | undefined;
-  readonly stdout: Readable | null;
-  readonly stderr: Readable | null;
   /** Settles when the shell process exits, not when its pipes close (a background job may hold them). */
   readonly exited: Promise<ShellExit>;
 }
@@ -37,8 +34,11 @@ export interface SpawnShellOptions {
   script: string;
   cwd: string;
   env: Readonly<Record<string, string>>;
-  /** 'pipe': read stdout and stderr here; 'ignore': the script redirects its own output (to a file). */
-  output: 'pipe' | 'ignore';
+  /**
+   * A file descriptor that receives both stdout and stderr (an output file, see shell/output-file.ts), or
+   * 'ignore' when the script redirects its own output.
+   */
+  output: number | 'ignore';
 }
 
 export function spawnShell(opts: SpawnShellOptions): ShellChild {
@@ -53,11 +53,13 @@ export function spawnShell(opts: SpawnShellOptions): ShellChild {
     stdin: 'ignore',
     buffer: false,
     reject: false,
-    encoding: 'buffer',
-    stripFinalNewline: false,
   } as const;
-  const subprocess = execa('bash', ['-c', opts.script], { ...common, stdout: opts.output, stderr: opts.output });
-  // execa's own promise settles when the pipes close; completion is decided by `exited` instead. With
+  // No streams at all: output goes to a descriptor (or nowhere), never through agentd.
+  // execa's types list descriptors 3–9 only; at run time it hands any descriptor to child_process as is
+  // (execa/lib/stdio/native.js), and a daemon's output file is rarely below 10.
+  const out = opts.output as 'ignore' | 3;
+  const subprocess = execa('bash', ['-c', opts.script], { ...common, stdout: out, stderr: out });
+  // execa's own promise settles when the streams close; completion is decided by `exited` instead. With
   // reject:false it does not reject on failure, but keep any late surprise from becoming unhandled.
   subprocess.then(
     () => undefined,
@@ -71,7 +73,7 @@ export function spawnShell(opts: SpawnShellOptions): ShellChild {
       if (subprocess.pid === undefined) resolve({ code: 127, signal: null, error: e.message });
     });
   });
-  return { pid: subprocess.pid, stdout: subprocess.stdout, stderr: subprocess.stderr, exited };
+  return { pid: subprocess.pid, exited };
 }
 
 export { type KillGroupOptions, groupAlive, killGroup, signalGroup } from './process-groups.js';

@@ -18,6 +18,16 @@ export interface ToolProgressUpdate {
   /** New output since the previous update (the executor rate-limits and caps what reaches the wire). */
   output?: string;
   totalBytes?: number;
+  /**
+   * Output too fast to decode piece by piece: the executor reads it from here when it next sends a progress
+   * frame, instead of the tool turning every chunk into text that would mostly be dropped.
+   */
+  live?: LiveOutput;
+}
+
+export interface LiveOutput {
+  /** The newest output since the previous take, at most `maxChars`; what came before it counts as skipped. */
+  take(maxChars: number): { text: string; skippedBytes: number };
 }
 
 export interface ToolEnvironment {

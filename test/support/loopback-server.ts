@@ -28,7 +28,7 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startLoopbackServer(scenario: Scenario, vars: Record<string, string> = {}): Promise<LoopbackServer> {
-  const engine = new ScenarioEngine(scenario, vars);
+  const engine = new ScenarioEngine(scenario, vars, { record: true });
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
   let n = 0;

@@ -35,7 +35,7 @@ export function sessionHarness(opts: {
   emitStreamEvents?: boolean;
 }): SessionHarness {
   const events: SessionEvent[] = [];
-  const engine = new ScenarioEngine(opts.scenario ?? { rules: [] }, { cwd: '/w' });
+  const engine = new ScenarioEngine(opts.scenario ?? { rules: [] }, { cwd: '/w' }, { record: true });
   const model = opts.model ?? new ScriptedModelClient(engine);
   const logger = silentLogger();
   let n = 0;

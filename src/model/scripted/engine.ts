@@ -143,20 +143,25 @@ export function estimateTokens(s: string): number {
 export class ScenarioEngine {
   private readonly rules: RuleState[];
   private requestCount = 0;
-  /** Every request the model was asked, in order (what the tests assert on). */
+  /**
+   * Every request the model was asked, in order (what the tests assert on), when recording. The daemon's
+   * scripted model does not record: each request holds the whole conversation so far, and keeping them all
+   * grew a long session's memory by hundreds of KiB a turn.
+   */
   readonly requests: ModelRequest[] = [];
 
   constructor(
     private readonly scenario: Scenario,
     /** Extra template variables, e.g. {{cwd}} (the daemon's working directory). */
     private readonly vars: Readonly<Record<string, string>> = {},
+    private readonly opts: { record?: boolean } = {},
   ) {
     this.rules = scenario.rules.map((rule) => ({ rule, used: 0 }));
   }
 
   plan(req: ModelRequest): Plan {
     const index = this.requestCount++;
-    this.requests.push(req);
+    if (this.opts.record) this.requests.push(req);
     const f = requestFacts(req);
     for (const st of this.rules) {
       const { rule } = st;

@@ -1,9 +1,9 @@
-// Bash: runs `bash -c <command>` in its own process group, with stdin closed and stdout/stderr merged into
-// one pipe (see shell/init-script.ts), and returns what it printed within a budget (shell/output.ts).
+// Bash: runs `bash -c <command>` in its own process group, with stdin closed and stdout/stderr both writing
+// to one output file (shell/output-file.ts; see shell/init-script.ts for the shell setup), and returns what
+// it printed within a budget (shell/output.ts). Live output: the file is checked every POLL_MS and the
+// executor reads its newest bytes when it sends a progress frame.
 //
-// Completion is the shell's exit, not the end of its pipes: a job it put in the background may hold the pipe
-// for ever. After the exit the pipes get a short drain window; then collection stops and the pipe is drained
-// to nowhere (so such a job is not killed by SIGPIPE when it next writes) without keeping the daemon alive.
+// Completion is the shell's exit: a job it put in the background keeps writing to the file, unseen.
 // A timeout or an abort sends SIGTERM to the whole group and SIGKILL after a grace of at most 2 s; the call
 // returns at once and the escalation continues in the background.
 //
@@ -11,16 +11,15 @@
 // (600 000). The two variables are read from the tool environment's childEnv (agentd's own environment minus
 // credentials), so they follow the daemon's environment and tests can set them without touching process.env.
 import { mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { Socket } from 'node:net';
 import { isAbsolute, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import * as z from 'zod/mini';
 import { type ShellExit, killGroup, spawnShell } from '../process.js';
 import { analyzeCommand, analyzeCommandSync, commandName } from '../shell/analyze.js';
 import { BASH_DESCRIPTION, BASH_INPUT_JSON_SCHEMA } from '../shell/bash-prompt.js';
 import { ensureInitScript, shellEnv } from '../shell/init-script.js';
-import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET, OutputCollector } from '../shell/output.js';
+import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET } from '../shell/output.js';
+import { OutputFile } from '../shell/output-file.js';
 import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
@@ -30,7 +29,8 @@ import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, isShellTaskRe
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 2_000;
-const DRAIN_MS = 200;
+/** Output file checks for live progress (a stat; the executor reads at most once per progress frame). */
+const POLL_MS = 100;
 const ABORT_MARKER = '<error>Command was aborted before completion</error>';
 const NO_OUTPUT = '(Bash completed with no output)';
 
@@ -66,8 +66,8 @@ export interface BashToolOptions {
   maxTimeoutMs?: number;
   /** SIGTERM → SIGKILL grace (capped at 2 s). */
   killGraceMs?: number;
-  /** How long the pipes may stay open after the shell exited. */
-  drainMs?: number;
+  /** How often the output file is checked for live progress. */
+  pollMs?: number;
   /** Output budget for the model, in JSON-escaped bytes. */
   outputBudget?: number;
   /**
@@ -137,25 +137,7 @@ function real(p: string): string {
   }
 }
 
-function stopCollecting(streams: ReadonlyArray<Readable | null>): void {
-  for (const s of streams) {
-    if (!s || s.destroyed) continue;
-    s.removeAllListeners('data');
-    s.on('data', () => undefined);
-    s.on('error', () => undefined);
-    s.resume();
-    if (s instanceof Socket) s.unref();
-  }
-}
 
-function ended(s: Readable | null): Promise<void> {
-  if (!s || s.readableEnded || s.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    s.once('end', resolve);
-    s.once('close', resolve);
-    s.once('error', () => resolve());
-  });
-}
 
 type RunResult =
   | { collected: CollectedOutput; stop: 'timeout' | 'abort' }
@@ -170,72 +152,60 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
     const tag = randomBytes(6).toString('hex');
     const cwdFile = join(dir, `cwd-${tag}`);
     const env = shellEnv(ctx.env.childEnv, { initScript: ensureInitScript(dir), cwdFile });
-    const collector = new OutputCollector({
-      budget: opts.outputBudget ?? DEFAULT_OUTPUT_BUDGET,
-      spillPath: () => join(dir, `bash-output-${tag}.log`),
-      onText: (output, totalBytes) => ctx.progress({ kind: 'output', output, totalBytes }),
-      onSpillError: (e) => ctx.env.logger.warn({ err: e.message }, 'bash: cannot write the spill file'),
-    });
-    const child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: 'pipe' });
-    const pid = child.pid;
-    const untrack = pid !== undefined ? ctx.env.trackProcessGroup(pid) : () => undefined;
-    const streams = [child.stdout, child.stderr];
-    let paused = false;
-    const onData = (chunk: Buffer): void => {
-      if (collector.push(chunk) || paused) return;
-      // The spill file is backed up: stop reading (the pipe fills, the command waits) until it drains.
-      paused = true;
-      for (const s of streams) s?.pause();
-      collector.onDrain(() => {
-        paused = false;
-        for (const s of streams) s?.resume();
-      });
-    };
-    for (const s of streams) {
-      s?.on('data', onData);
-      s?.on('error', () => undefined);
-    }
-
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const outcome = await new Promise<{ exit: ShellExit } | { stop: 'timeout' | 'abort' }>((resolve) => {
-      void child.exited.then((exit) => resolve({ exit }));
-      timer = setTimeout(() => resolve({ stop: 'timeout' }), timeoutMs);
-      onAbort = () => resolve({ stop: 'abort' });
-      if (ctx.signal.aborted) onAbort();
-      else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    });
-    clearTimeout(timer);
-    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
-
-    if ('stop' in outcome) {
-      // Return now; the group gets SIGTERM, then SIGKILL after the grace, in the background.
-      if (pid !== undefined) void killGroup(pid, { graceMs: grace }).then(() => releaseWhenGone(pid, untrack, 250));
-      const collected = await collector.finish();
-      stopCollecting(streams);
-      rmSync(cwdFile, { force: true });
-      return { collected, stop: outcome.stop };
-    }
-    const exit = outcome.exit;
-    let drainTimer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      Promise.all(streams.map(ended)),
-      new Promise<void>((resolve) => {
-        drainTimer = setTimeout(resolve, opts.drainMs ?? DRAIN_MS);
-      }),
-    ]);
-    clearTimeout(drainTimer);
-    const collected = await collector.finish();
-    stopCollecting(streams);
-    releaseWhenGone(pid, untrack);
-    let newCwd: string | undefined;
+    const output = new OutputFile(join(dir, `bash-output-${tag}.log`));
     try {
-      newCwd = readFileSync(cwdFile, 'utf8').trim() || undefined;
-    } catch {
-      newCwd = undefined;
+      let child: ReturnType<typeof spawnShell>;
+      try {
+        child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd });
+      } finally {
+        output.releaseWriter();
+      }
+      const pid = child.pid;
+      const untrack = pid !== undefined ? ctx.env.trackProcessGroup(pid) : () => undefined;
+      // Live output: announce growth; the executor reads the newest bytes when it sends a progress frame.
+      let announced = 0;
+      const poll = setInterval(() => {
+        const size = output.size();
+        if (size === announced) return;
+        announced = size;
+        ctx.progress({ kind: 'output', totalBytes: size, live: output });
+      }, opts.pollMs ?? POLL_MS);
+      poll.unref();
+
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onAbort: (() => void) | undefined;
+      const outcome = await new Promise<{ exit: ShellExit } | { stop: 'timeout' | 'abort' }>((resolve) => {
+        void child.exited.then((exit) => resolve({ exit }));
+        timer = setTimeout(() => resolve({ stop: 'timeout' }), timeoutMs);
+        onAbort = () => resolve({ stop: 'abort' });
+        if (ctx.signal.aborted) onAbort();
+        else ctx.signal.addEventListener('abort', onAbort, { once: true });
+      });
+      clearTimeout(timer);
+      clearInterval(poll);
+      if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+      const collected = output.collect(opts.outputBudget ?? DEFAULT_OUTPUT_BUDGET);
+      // The last live output (the executor flushes it before the result).
+      if (collected.totalBytes > announced) ctx.progress({ kind: 'output', totalBytes: collected.totalBytes, live: output });
+
+      if ('stop' in outcome) {
+        // Return now; the group gets SIGTERM, then SIGKILL after the grace, in the background.
+        if (pid !== undefined) void killGroup(pid, { graceMs: grace }).then(() => releaseWhenGone(pid, untrack, 250));
+        rmSync(cwdFile, { force: true });
+        return { collected, stop: outcome.stop };
+      }
+      releaseWhenGone(pid, untrack);
+      let newCwd: string | undefined;
+      try {
+        newCwd = readFileSync(cwdFile, 'utf8').trim() || undefined;
+      } catch {
+        newCwd = undefined;
+      }
+      rmSync(cwdFile, { force: true });
+      return { collected, exit: outcome.exit, ...(newCwd ? { newCwd } : {}) };
+    } finally {
+      output.close();
     }
-    rmSync(cwdFile, { force: true });
-    return { collected, exit, ...(newCwd ? { newCwd } : {}) };
   }
 
   return {

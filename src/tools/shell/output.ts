@@ -1,76 +1,32 @@
-// Collects a command's output for the model within a budget, whatever the command prints.
+// Turns a command's output into text for the model within a budget, whatever the command printed.
 //
 // - Decoding: UTF-8 with a streaming decoder (a character split across chunks stays whole); invalid bytes
-//   become U+FFFD.
-// - Sanitizing: ANSI escape sequences (CSI, OSC, two-byte ESC forms) are removed, then every other C0 control
-//   character except \n and \t, and DEL. What is left is printable text whose JSON form is predictable.
-// - Budget: measured on the JSON-escaped UTF-8 size (\n, \t, " and \ count 2; U+2028/2029 count 6 since the
-//   transport escapes them; non-ASCII counts its UTF-8 length), so the text can be embedded in a frame twice
-//   (tool_result content and tool_use_result) and the line stays under 64 KB whatever the bytes were.
-// - Memory: only the head (first ~40% of the budget) and a tail ring (last ~60%) are kept. Once the output
-//   outgrows the budget, the raw bytes (all of them, from the first) are streamed to a spill file with
-//   backpressure, so a command printing 50 MB costs a few hundred KB of memory.
-import { createWriteStream, type WriteStream } from 'node:fs';
+//   become U+FFFD. Sanitizing and the budget are in text.ts.
+// - Head and tail: the head (first ~40% of the budget) is decoded from the start. Once it is full, only the
+//   newest RAW_TAIL_FACTOR × tail budget bytes matter: the reader skips the rest (skip) and they are decoded
+//   once at the end. The tail is exact unless sanitizing removes almost all of those newest bytes (a stream
+//   of escape sequences); then it shows the little text they held.
+// - The bytes themselves stay in the command's output file (output-file.ts), which is the full output when
+//   the text is cut.
+import {
+  cleanWithCarry,
+  escapedSize,
+  prefixWithin,
+  sanitizeOutput,
+  suffixStart,
+  suffixWithin,
+  windowStart,
+} from './text.js';
+
+export { escapedSize, sanitizeOutput } from './text.js';
 
 export const DEFAULT_OUTPUT_BUDGET = 30_000;
 /** Room kept for the truncation marker. */
 const MARKER_RESERVE = 400;
-/** Raw bytes held before spilling when little of them is visible (e.g. a stream of NULs). */
-const RAW_HOLD_FACTOR = 4;
-
-const ANSI = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/g;
-const COMPLETE_ESCAPE = /^\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/;
-
-export function sanitizeOutput(s: string): string {
-  return s.replace(ANSI, '').replace(CONTROL, '');
-}
-
-/** JSON-escaped UTF-8 size of sanitized text (see the header). */
-export function escapedSize(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) n += unitCost(s.charCodeAt(i));
-  return n;
-}
-
-function unitCost(c: number): number {
-  if (c < 0x20) return c === 0x0a || c === 0x09 ? 2 : 6;
-  if (c === 0x22 || c === 0x5c) return 2;
-  if (c < 0x80) return 1;
-  if (c < 0x800) return 2;
-  if (c >= 0xd800 && c <= 0xdfff) return 2; // half of a 4-byte character
-  if (c === 0x2028 || c === 0x2029) return 6;
-  return 3;
-}
-
-/** The longest prefix of `s` costing at most `budget`, never splitting a surrogate pair. */
-function prefixWithin(s: string, budget: number): string {
-  let cost = 0;
-  let i = 0;
-  for (; i < s.length; i++) {
-    const c = unitCost(s.charCodeAt(i));
-    if (cost + c > budget) break;
-    cost += c;
-  }
-  if (i > 0 && i < s.length && isHigh(s.charCodeAt(i - 1))) i--;
-  return s.slice(0, i);
-}
-
-/** The longest suffix of `s` costing at most `budget`, never splitting a surrogate pair. */
-function suffixWithin(s: string, budget: number): string {
-  let cost = 0;
-  let i = s.length;
-  for (; i > 0; i--) {
-    const c = unitCost(s.charCodeAt(i - 1));
-    if (cost + c > budget) break;
-    cost += c;
-  }
-  if (i < s.length && i > 0 && isLow(s.charCodeAt(i))) i++;
-  return s.slice(i);
-}
-
-const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
+/** Raw bytes kept for the tail once the head is full, as a multiple of the tail budget. */
+const RAW_TAIL_FACTOR = 8;
+/** Bytes decoded beyond what the tail needs, for what sanitizing removes (widened ×8 while too little). */
+const WINDOW_SLACK = 1024;
 
 export interface CollectedOutput {
   /** Sanitized text within the budget (head, marker, tail when cut). */
@@ -82,13 +38,42 @@ export interface CollectedOutput {
   spillPath?: string;
 }
 
-export interface OutputCollectorOptions {
-  budget?: number;
-  /** Where to spill; called at most once, when spilling starts. */
-  spillPath: () => string;
-  /** Live output: each sanitized piece as it arrives, with the raw byte count so far. */
-  onText?: (text: string, totalBytes: number) => void;
-  onSpillError?: (e: Error) => void;
+/** Raw chunks keeping at least the newest `keep` bytes; whole chunks leave from the front. */
+class ByteRing {
+  chunks: Buffer[] = [];
+  bytes = 0;
+  /** Bytes that left from the front since the last reset. */
+  lost = 0;
+
+  constructor(private readonly keep: number) {}
+
+  /** Copies `chunk` (the caller may reuse it). */
+  push(chunk: Buffer): void {
+    this.chunks.push(Buffer.from(chunk));
+    this.bytes += chunk.length;
+    for (let first = this.chunks[0]; first && this.bytes - first.length >= this.keep; first = this.chunks[0]) {
+      this.chunks.shift();
+      this.bytes -= first.length;
+      this.lost += first.length;
+    }
+  }
+
+  /** Everything held, as one buffer; the ring is emptied. */
+  drain(): Buffer {
+    const all = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    this.chunks = [];
+    this.bytes = 0;
+    return all;
+  }
+
+  skip(n: number): void {
+    this.lost += n;
+  }
+}
+
+/** 1234567 → "1,234,567" (toLocaleString would load ICU's locale data: ~9 MiB of memory for a comma). */
+function grouped(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 export class OutputCollector {
@@ -97,66 +82,56 @@ export class OutputCollector {
   private readonly tailBudget: number;
   private head = '';
   private headCost = 0;
-  private headFull = false;
   private readonly tail: Array<{ text: string; cost: number }> = [];
   private tailCost = 0;
   private dropped = false;
   private carry = '';
+  /** Set once the head is full: later output waits here, undecoded. */
+  private raw: ByteRing | undefined;
   private totalBytes = 0;
-  private held: Buffer[] | undefined = [];
-  private heldBytes = 0;
-  private spill: WriteStream | undefined;
-  private spillFile: string | undefined;
-  private spillFailed = false;
-  private finished = false;
+  private result: CollectedOutput | undefined;
 
-  constructor(private readonly opts: OutputCollectorOptions) {
-    const budget = Math.max(1000, opts.budget ?? DEFAULT_OUTPUT_BUDGET) - MARKER_RESERVE;
-    this.headBudget = Math.floor(budget * 0.4);
-    this.tailBudget = budget - this.headBudget;
+  constructor(budget = DEFAULT_OUTPUT_BUDGET) {
+    const b = Math.max(1000, budget) - MARKER_RESERVE;
+    this.headBudget = Math.floor(b * 0.4);
+    this.tailBudget = b - this.headBudget;
   }
 
-  get bytes(): number {
-    return this.totalBytes;
+  /** True once the head is full: from then on only the newest `tailBytes` bytes can be shown. */
+  get headFull(): boolean {
+    return this.raw !== undefined;
   }
 
-  /** Adds raw output. Returns false when the spill file is backed up: pause the source until onDrain. */
-  push(chunk: Buffer): boolean {
-    if (this.finished || chunk.length === 0) return true;
+  /** How many of the newest bytes the tail is decoded from. */
+  get tailBytes(): number {
+    return RAW_TAIL_FACTOR * this.tailBudget;
+  }
+
+  /** Adds output (copied where it is kept: the caller may reuse the buffer). */
+  push(chunk: Buffer): void {
+    if (this.result || chunk.length === 0) return;
     this.totalBytes += chunk.length;
-    let more = true;
-    if (this.held) {
-      this.held.push(chunk);
-      this.heldBytes += chunk.length;
-    } else more = this.writeSpill(chunk);
-    this.addText(this.decoder.decode(chunk, { stream: true }));
-    if (this.held && (this.dropped || this.heldBytes > RAW_HOLD_FACTOR * (this.headBudget + this.tailBudget))) more = this.startSpill();
-    return more;
+    if (this.raw) this.raw.push(chunk);
+    else this.addText(this.decoder.decode(chunk, { stream: true }));
   }
 
-  onDrain(cb: () => void): void {
-    if (this.spill && this.spill.writableNeedDrain) this.spill.once('drain', cb);
-    else cb();
+  /** Counts `n` bytes of output, after a full head, that are not read at all (older than the tail). */
+  skip(n: number): void {
+    if (this.result || n <= 0) return;
+    if (!this.raw) throw new Error('OutputCollector.skip before the head is full');
+    this.totalBytes += n;
+    this.raw.skip(n);
   }
 
   private addText(decoded: string): void {
-    let s = this.carry + decoded;
-    this.carry = '';
-    // An escape sequence cut by the chunk boundary is completed by the next chunk.
-    const esc = s.lastIndexOf('\x1b');
-    if (esc >= 0 && s.length - esc < 256 && !COMPLETE_ESCAPE.test(s.slice(esc))) {
-      this.carry = s.slice(esc);
-      s = s.slice(0, esc);
-    }
-    const clean = sanitizeOutput(s);
-    if (clean.length === 0) return;
-    this.opts.onText?.(clean, this.totalBytes);
-    this.take(clean);
+    const { clean, carry } = cleanWithCarry(this.carry + decoded);
+    this.carry = carry;
+    if (clean.length > 0) this.addClean(clean);
   }
 
-  private take(clean: string): void {
+  private addClean(clean: string): void {
     let rest = clean;
-    if (!this.headFull) {
+    if (!this.raw) {
       const cost = escapedSize(rest);
       if (this.headCost + cost <= this.headBudget) {
         this.head += rest;
@@ -166,10 +141,14 @@ export class OutputCollector {
       const part = prefixWithin(rest, this.headBudget - this.headCost);
       this.head += part;
       this.headCost += escapedSize(part);
-      this.headFull = true;
+      this.raw = new ByteRing(RAW_TAIL_FACTOR * this.tailBudget);
       rest = rest.slice(part.length);
     }
-    if (rest.length === 0) return;
+    if (rest.length > 0) this.addTail(rest);
+  }
+
+  private addTail(text: string): void {
+    let rest = text;
     let cost = escapedSize(rest);
     if (cost > this.tailBudget) {
       rest = suffixWithin(rest, this.tailBudget);
@@ -196,61 +175,54 @@ export class OutputCollector {
     }
   }
 
-  private startSpill(): boolean {
-    const held = this.held ?? [];
-    this.held = undefined;
-    this.heldBytes = 0;
-    try {
-      this.spillFile = this.opts.spillPath();
-      this.spill = createWriteStream(this.spillFile, { mode: 0o600 });
-      this.spill.on('error', (e) => this.failSpill(e));
-    } catch (e) {
-      this.failSpill(e instanceof Error ? e : new Error(String(e)));
-      return true;
+  /** Decodes the raw bytes kept since the head filled into the tail. */
+  private decodeRaw(raw: ByteRing): void {
+    const lost = raw.lost > 0;
+    const bytes = raw.drain();
+    if (!lost) {
+      // Everything since the head filled is here: decode it exactly, as if it had been decoded on arrival.
+      for (const text of [this.decoder.decode(bytes, { stream: true }), this.decoder.decode()]) {
+        const { clean, carry } = cleanWithCarry(this.carry + text);
+        this.carry = carry;
+        if (clean) this.addTail(clean);
+      }
+      return;
     }
-    let more = true;
-    for (const b of held) more = this.writeSpill(b);
-    return more;
-  }
-
-  private writeSpill(chunk: Buffer): boolean {
-    if (!this.spill || this.spillFailed) return true;
-    return this.spill.write(chunk);
-  }
-
-  private failSpill(e: Error): void {
-    if (this.spillFailed) return;
-    this.spillFailed = true;
-    this.opts.onSpillError?.(e);
-    this.spill?.destroy();
-  }
-
-  /** Stops collecting and closes the spill file. Output pushed afterwards is ignored. */
-  async finish(): Promise<CollectedOutput> {
-    if (!this.finished) {
-      this.finished = true;
-      this.addText(this.decoder.decode());
-      if (this.carry) {
-        const rest = sanitizeOutput(this.carry);
-        this.carry = '';
-        if (rest) this.take(rest);
+    // Older output is gone: the tail is the end of what is kept, decoded from a point just far enough back.
+    this.dropped = true;
+    this.carry = '';
+    for (let slack = WINDOW_SLACK; ; slack *= 8) {
+      const want = this.tailBudget + slack;
+      const clean = sanitizeOutput(new TextDecoder('utf-8').decode(bytes.subarray(windowStart(bytes, bytes.length, want))));
+      const kept = suffixStart(clean, this.tailBudget);
+      if (kept.start > 0 || want >= bytes.length) {
+        this.tail.length = 0;
+        this.tail.push({ text: clean.slice(kept.start), cost: kept.cost });
+        this.tailCost = kept.cost;
+        return;
       }
     }
-    const spill = this.spill;
-    if (spill && !this.spillFailed && !spill.closed) {
-      await new Promise<void>((resolve) => {
-        spill.once('close', () => resolve());
-        spill.once('error', () => resolve());
-        spill.end();
-      });
+  }
+
+  /**
+   * The text for the model. When it is cut, `spillPath` (where every byte is) is named in the marker and
+   * returned; otherwise it is left out.
+   */
+  finish(spillPath?: string): CollectedOutput {
+    if (this.result) return this.result;
+    if (this.raw) this.decodeRaw(this.raw);
+    else this.addText(this.decoder.decode());
+    if (this.carry) {
+      const rest = sanitizeOutput(this.carry);
+      this.carry = '';
+      if (rest) this.addClean(rest);
     }
-    const spillPath = this.spillFile && !this.spillFailed ? this.spillFile : undefined;
     const tail = this.tail.map((p) => p.text).join('');
-    if (!this.dropped) return { text: this.head + tail, truncated: false, totalBytes: this.totalBytes, ...(spillPath ? { spillPath } : {}) };
+    if (!this.dropped) return (this.result = { text: this.head + tail, truncated: false, totalBytes: this.totalBytes });
     const shown = Buffer.byteLength(this.head) + Buffer.byteLength(tail);
     const cut = Math.max(0, this.totalBytes - shown);
     const where = spillPath ? `; the full output is in ${spillPath}` : '';
-    const marker = `\n\n... [${cut.toLocaleString('en-US')} bytes of output omitted, ${this.totalBytes.toLocaleString('en-US')} bytes in all${where}] ...\n\n`;
-    return { text: this.head + marker + tail, truncated: true, totalBytes: this.totalBytes, ...(spillPath ? { spillPath } : {}) };
+    const marker = `\n\n... [${grouped(cut)} bytes of output omitted, ${grouped(this.totalBytes)} bytes in all${where}] ...\n\n`;
+    return (this.result = { text: this.head + marker + tail, truncated: true, totalBytes: this.totalBytes, ...(spillPath ? { spillPath } : {}) });
   }
 }

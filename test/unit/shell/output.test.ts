@@ -1,117 +1,108 @@
 // OutputCollector: decoding across chunk boundaries, sanitizing, the JSON-escaped budget, head + tail with a
-// marker, and the spill file that keeps every raw byte.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// marker naming the file with every byte. Reading from a command's output file: output-file.test.ts.
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutputCollector, escapedSize, sanitizeOutput } from '../../../src/tools/shell/output.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'agentd-output-test-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-let n = 0;
-function collector(budget = 2000, onText?: (t: string, b: number) => void): { c: OutputCollector; path: string } {
-  const path = join(dir, `spill-${n++}.log`);
-  return { c: new OutputCollector({ budget, spillPath: () => path, ...(onText ? { onText } : {}) }), path };
+function collector(budget = 2000): { c: OutputCollector } {
+  return { c: new OutputCollector(budget) };
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const FORBIDDEN_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 
 describe('OutputCollector', () => {
-  it('keeps small output whole, without a spill file', async () => {
+  it('keeps small output whole', () => {
     const { c } = collector();
     c.push(Buffer.from('hello\n'));
     c.push(Buffer.from('world\n'));
-    expect(await c.finish()).toEqual({ text: 'hello\nworld\n', truncated: false, totalBytes: 12 });
+    expect(c.finish()).toEqual({ text: 'hello\nworld\n', truncated: false, totalBytes: 12 });
   });
 
-  it('decodes characters split across chunks', async () => {
+  it('decodes characters split across chunks', () => {
     const text = 'a€b😀c';
     const bytes = Buffer.from(text);
     for (let cut = 1; cut < bytes.length; cut++) {
       const { c } = collector();
       c.push(bytes.subarray(0, cut));
       c.push(bytes.subarray(cut));
-      expect((await c.finish()).text).toBe(text);
+      expect((c.finish()).text).toBe(text);
     }
   });
 
-  it('removes escape sequences (even split across chunks) and control characters but \\n and \\t', async () => {
+  it('removes escape sequences (even split across chunks) and control characters but \\n and \\t', () => {
     const { c } = collector();
     c.push(Buffer.from('\x1b[31mred\x1b[0m\tx\r\n\x07bell\x00\x1b['));
     c.push(Buffer.from('1mbold\x1b]0;title\x07end\x7f\n'));
-    expect((await c.finish()).text).toBe('red\tx\nbellboldend\n');
+    expect((c.finish()).text).toBe('red\tx\nbellboldend\n');
   });
 
-  it('turns invalid UTF-8 into U+FFFD', async () => {
+  it('removes a hyperlink escape cut inside its ESC \\ terminator', () => {
+    const { c } = collector();
+    c.push(Buffer.from('see \x1b]8;;http://x\x1b'));
+    c.push(Buffer.from('\\link\x1b]8;;\x1b\\ done'));
+    expect((c.finish()).text).toBe('see link done');
+  });
+
+  it('turns invalid UTF-8 into U+FFFD', () => {
     const { c } = collector();
     c.push(Buffer.from([0x61, 0xff, 0xfe, 0x62, 0xe2, 0x82]));
-    expect((await c.finish()).text).toBe('a\uFFFD\uFFFDb\uFFFD');
+    expect((c.finish()).text).toBe('a\uFFFD\uFFFDb\uFFFD');
   });
 
-  it('forwards sanitized live output with the raw byte count', async () => {
-    const seen: Array<[string, number]> = [];
-    const { c } = collector(2000, (t, b) => seen.push([t, b]));
-    c.push(Buffer.from('one\x1b[1m\n'));
-    c.push(Buffer.from('two\n'));
-    await c.finish();
-    expect(seen).toEqual([
-      ['one\n', 8],
-      ['two\n', 12],
-    ]);
-  });
-
-  it('cuts long output to head + marker + tail within the budget and spills every byte', async () => {
-    const { c, path } = collector(2000);
+  it('cuts long output to head + marker + tail within the budget, naming the full output', () => {
+    const { c } = collector(2000);
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i}\n`);
     for (const l of lines) c.push(Buffer.from(l));
-    const out = await c.finish();
+    const out = c.finish('/tmp/full.log');
     const all = lines.join('');
     expect(out.truncated).toBe(true);
-    expect(out.spillPath).toBe(path);
-    expect(readFileSync(path, 'utf8')).toBe(all);
+    expect(out.spillPath).toBe('/tmp/full.log');
     expect(out.totalBytes).toBe(Buffer.byteLength(all));
     expect(out.text.startsWith('line 0\nline 1\n')).toBe(true);
     expect(out.text.endsWith('line 1998\nline 1999\n')).toBe(true);
-    expect(out.text).toMatch(/\.\.\. \[[\d,]+ bytes of output omitted, [\d,]+ bytes in all; the full output is in .*spill-\d+\.log\] \.\.\./);
+    expect(out.text).toMatch(/\n\n\.\.\. \[[\d,]+ bytes of output omitted, [\d,]+ bytes in all; the full output is in \/tmp\/full\.log\] \.\.\.\n\n/);
     expect(escapedSize(out.text)).toBeLessThanOrEqual(2000);
   });
 
-  it('never splits a surrogate pair at a cut', async () => {
+  it('leaves the path out when nothing was cut', () => {
+    const { c } = collector(2000);
+    c.push(Buffer.from('short\n'));
+    expect(c.finish('/tmp/full.log')).toEqual({ text: 'short\n', truncated: false, totalBytes: 6 });
+  });
+
+  it('counts skipped bytes (after a full head) as omitted, decoding only the newest', () => {
+    const { c } = collector(2000);
+    c.push(Buffer.from('h'.repeat(5000)));
+    expect(c.headFull).toBe(true);
+    c.skip(1_000_000);
+    c.push(Buffer.from('t'.repeat(c.tailBytes)));
+    const out = c.finish();
+    expect(out.totalBytes).toBe(1_005_000 + c.tailBytes);
+    expect(out.text).toBe(`${'h'.repeat(640)}\n\n... [${(out.totalBytes - 640 - 960).toLocaleString('en-US')} bytes of output omitted, ${out.totalBytes.toLocaleString('en-US')} bytes in all] ...\n\n${'t'.repeat(960)}`);
+  });
+
+  it('refuses to skip before the head is full (the head must be exact)', () => {
+    const { c } = collector(2000);
+    expect(() => c.skip(10)).toThrow('before the head is full');
+  });
+
+  it('never splits a surrogate pair at a cut', () => {
     for (let shift = 0; shift < 4; shift++) {
       const { c } = collector(1000);
       c.push(Buffer.from('x'.repeat(shift) + '😀'.repeat(2000)));
-      const out = await c.finish();
+      const out = c.finish();
       expect(out.truncated).toBe(true);
       expect(LONE_SURROGATE.test(out.text)).toBe(false);
     }
   });
 
-  it('holds back the raw bytes of invisible output and spills them once there are many', async () => {
-    const { c, path } = collector(1000);
-    for (let i = 0; i < 10; i++) c.push(Buffer.alloc(1000, 0));
-    const out = await c.finish();
-    expect({ text: out.text, truncated: out.truncated, spill: out.spillPath }).toEqual({ text: '', truncated: false, spill: path });
-    expect(readFileSync(path).length).toBe(10_000);
-  });
-
-  it('asks the source to pause when the spill file is backed up, and says when to resume', async () => {
-    const { c } = collector(1000);
-    let paused = false;
-    for (let i = 0; i < 50 && !paused; i++) paused = !c.push(Buffer.alloc(64 * 1024, 0x61));
-    expect(paused).toBe(true);
-    await new Promise<void>((resolve) => c.onDrain(resolve));
-    await c.finish();
-  });
-
-  it('ignores output after finish', async () => {
+  it('ignores output after finish', () => {
     const { c } = collector();
     c.push(Buffer.from('a'));
-    const first = await c.finish();
+    const first = c.finish();
     c.push(Buffer.from('b'));
-    expect(await c.finish()).toEqual(first);
+    expect(c.finish()).toEqual(first);
   });
 });
 
@@ -126,12 +117,12 @@ describe('budget properties', () => {
     );
   });
 
-  it('binary garbage stays valid text within the budget', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.uint8Array({ minLength: 1, maxLength: 4000 }), { minLength: 1, maxLength: 8 }), async (chunks) => {
+  it('binary garbage stays valid text within the budget', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ minLength: 1, maxLength: 4000 }), { minLength: 1, maxLength: 8 }), (chunks) => {
         const { c } = collector(1500);
         for (const ch of chunks) c.push(Buffer.from(ch));
-        const out = await c.finish();
+        const out = c.finish();
         expect(FORBIDDEN_CONTROL.test(out.text)).toBe(false);
         expect(LONE_SURROGATE.test(out.text)).toBe(false);
         expect(escapedSize(out.text)).toBeLessThanOrEqual(1500);

@@ -61,7 +61,8 @@ export function bashHarness(opts: { env?: Record<string, string>; killGraceMs?: 
         shared: { cwd, additionalDirectories: [], ...over.shared },
         env,
         signal: over.signal ?? new AbortController().signal,
-        progress: over.progress ?? ((u) => progress.push(u)),
+        // Like an executor flushing at once: live output is read as soon as it is announced.
+        progress: over.progress ?? ((u) => progress.push(u.live ? { kind: u.kind, output: u.live.take(8192).text, totalBytes: u.totalBytes } : u)),
       };
     },
     async cleanup() {
