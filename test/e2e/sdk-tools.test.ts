@@ -61,7 +61,7 @@ describe('tools through the SDK', () => {
   it('a long Bash streams tool_progress frames with its output while it runs', async () => {
     const run = scriptedRun({
       rules: [
-        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'long', name: 'Bash', input: { command: 'for i in 1 2 3 4; do echo line$i; sleep 0.4; done' } }] } },
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'long', name: 'Bash', input: { command: 'for i in 1 2 3 4; do echo line$i; [ $i = 4 ] || sleep 0.4; done' } }] } },
         { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'ok' }] } },
       ],
     });
@@ -70,6 +70,7 @@ describe('tools through the SDK', () => {
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.every((p) => p.tool_use_id === 'long' && p.tool_name === 'Bash')).toBe(true);
     const streamed = progress.map((p) => String((p as unknown as { agentd_progress?: { output?: string } }).agentd_progress?.output ?? '')).join('');
+    // The last line comes right before the exit: it still reaches the wire (read after the call returned).
     expect(streamed).toBe('line1\nline2\nline3\nline4\n');
     // Progress came before the result.
     const resultIndex = msgs.findIndex((m) => m.type === 'user' && JSON.stringify(m.message).includes('tool_result'));

@@ -17,6 +17,8 @@ const BLOCK = 64 * 1024;
 const LIVE_SLACK = 1024;
 /** Bytes read before a window so an escape sequence starting there is removed whole (as text.ts does). */
 const LOOKBACK = 4096;
+/** Untaken live output kept past close (more than a progress frame shows). */
+const SAVED_MAX = 64 * 1024;
 
 export class OutputFile implements LiveOutput {
   /** The descriptor the command writes to (append-only). Close it with releaseWriter once the child has it. */
@@ -28,6 +30,8 @@ export class OutputFile implements LiveOutput {
   /** Set when the command ended: the last live read takes everything, cut sequences included. */
   private ended = false;
   private closed = false;
+  /** After close: the newest bytes live output had not taken yet (the executor takes them after the call). */
+  private saved: { at: number; size: number; bytes: Buffer } | undefined;
 
   constructor(readonly path: string) {
     // O_EXCL and O_NOFOLLOW: the name is fresh and random; anything already there is not ours to write.
@@ -49,7 +53,7 @@ export class OutputFile implements LiveOutput {
   }
 
   size(): number {
-    return this.closed ? 0 : fstatSync(this.readFd).size;
+    return this.closed ? (this.saved?.size ?? this.cursor) : fstatSync(this.readFd).size;
   }
 
   /** LiveOutput: the newest output since the previous take; a sequence or character cut at the end waits. */
@@ -57,7 +61,7 @@ export class OutputFile implements LiveOutput {
     const size = this.size();
     if (size <= this.cursor) return { text: '', skippedBytes: 0 };
     const want = maxChars + LIVE_SLACK;
-    const from = Math.max(this.cursor, size - want - LOOKBACK);
+    const from = Math.max(this.cursor, size - want - LOOKBACK, this.saved?.at ?? 0);
     const bytes = this.read(from, size - from);
     const end = this.ended ? bytes.length : bytes.length - incompleteUtf8Tail(bytes);
     // Reading from the cursor, start there: it is a boundary already.
@@ -112,10 +116,18 @@ export class OutputFile implements LiveOutput {
     return out;
   }
 
-  /** Closes agentd's descriptors (the file stays if collect kept it). */
+  /**
+   * Closes agentd's descriptors (the file stays if collect kept it). The newest bytes not yet taken as live
+   * output (at most SAVED_MAX) are kept for the executor's last take, which comes after the call returned.
+   */
   close(): void {
     this.releaseWriter();
     if (this.closed) return;
+    const size = this.size();
+    if (size > this.cursor) {
+      const at = Math.max(this.cursor, size - SAVED_MAX);
+      this.saved = { at, size, bytes: this.read(at, size - at) };
+    }
     this.closed = true;
     closeSync(this.readFd);
   }
@@ -125,6 +137,11 @@ export class OutputFile implements LiveOutput {
   }
 
   private read(position: number, length: number): Buffer {
+    if (this.closed) {
+      const saved = this.saved;
+      if (!saved) return Buffer.alloc(0);
+      return saved.bytes.subarray(position - saved.at, position - saved.at + length);
+    }
     const buf = Buffer.allocUnsafe(length);
     let got = 0;
     while (got < length) {

@@ -92,6 +92,23 @@ describe('OutputFile', () => {
     f.close();
   });
 
+  it('keeps the live output not yet taken for a take after close (the executor flushes after the call)', () => {
+    const f = open();
+    write(f, 'first\n');
+    expect(f.take(100)).toEqual({ text: 'first\n', skippedBytes: 0 });
+    write(f, 'last\n');
+    f.collect(2000);
+    f.close();
+    expect(f.take(100)).toEqual({ text: 'last\n', skippedBytes: 0 });
+    expect(f.take(100)).toEqual({ text: '', skippedBytes: 0 });
+
+    const g = open();
+    write(g, 'x'.repeat(100_000));
+    g.collect(2000);
+    g.close();
+    expect(g.take(10)).toEqual({ text: 'x'.repeat(10), skippedBytes: 100_000 - 10 });
+  });
+
   it('reads only the newest live output, counting the rest as skipped', () => {
     const f = open();
     for (let i = 0; i < 100; i++) write(f, Buffer.alloc(10_000, 0x61 + (i % 26)));
