@@ -2,11 +2,12 @@
 // the model gets a precondition error before any permission prompt) and again inside the verified
 // read-modify-write, against the bytes actually about to be replaced.
 import * as z from 'zod/mini';
-import type { FileStateCache } from '../file-state.js';
 import { NotRegularFileError, fsErrorCode, readFileVerified, updateFileVerified, writeFileVerified } from '../fs-safe.js';
 import type { Tool, ToolOutcome } from '../tool.js';
 import {
+  FILE_WRITER,
   STATE_CURRENT,
+  assertFresh,
   countOccurrences,
   decodeText,
   encodeText,
@@ -80,19 +81,13 @@ function mapFsError(e: unknown, path: string, cwd: string): never {
   throw e;
 }
 
-function checkFresh(fileState: FileStateCache, realPath: string, stat: import('node:fs').Stats): void {
-  const stale = staleness(fileState, realPath, stat);
-  if (stale) throw new Error(stale);
-}
 
 export function createEditTool(): Tool<EditInput, EditOutput> {
   return {
     name: 'Edit',
     description: DESCRIPTION,
     inputSchema: EditInput,
-    isConcurrencySafe: () => false,
-    isReadOnly: () => false,
-    interruptBehavior: 'block',
+    ...FILE_WRITER,
     permissionSubject: (input) => ({ kind: 'write', path: input.file_path }),
     async validateInput(input, { shared, env }) {
       const abs = requireAbsolute('file_path', input.file_path, shared.cwd);
@@ -126,7 +121,7 @@ export function createEditTool(): Tool<EditInput, EditOutput> {
             signal: ctx.signal,
             beforeWrite: (existing) => {
               if (existing && rawText(existing.data).trim() !== '') throw new Error(MSG_EXISTS);
-              if (existing) checkFresh(ctx.env.fileState, existing.realPath, existing.stat);
+              if (existing) assertFresh(ctx.env.fileState, existing.realPath, existing.stat);
             },
           });
         } catch (e) {
@@ -146,7 +141,7 @@ export function createEditTool(): Tool<EditInput, EditOutput> {
         result = await updateFileVerified(
           path,
           ({ data, stat, realPath }) => {
-            checkFresh(ctx.env.fileState, realPath, stat);
+            assertFresh(ctx.env.fileState, realPath, stat);
             const decoded = decodeText(data);
             const plan = planEdit(decoded.text, input.old_string, input.new_string, replaceAll);
             if (!plan.ok) throw new Error(plan.message);

@@ -50,6 +50,19 @@ export function staleness(fileState: FileStateCache, realPath: string, current: 
   return undefined;
 }
 
+/** staleness as a check: throws the refusal (for a write's last check on the opened file). */
+export function assertFresh(fileState: FileStateCache, realPath: string, current: Stats): void {
+  const stale = staleness(fileState, realPath, current);
+  if (stale) throw new Error(stale);
+}
+
+/** What Write, Edit and NotebookEdit share: they change files, so they run alone and finish once started. */
+export const FILE_WRITER = {
+  isConcurrencySafe: (): boolean => false,
+  isReadOnly: (): boolean => false,
+  interruptBehavior: 'block',
+} as const;
+
 export type TextEncodingName = 'utf8' | 'utf16le';
 
 export interface DecodedText {

@@ -1,12 +1,11 @@
 // NotebookEdit: replace, insert or delete one cell of a Jupyter notebook the session has Read. The change is a
 // verified read-modify-write (fs-safe), re-checking freshness against the bytes actually being replaced.
 import { randomBytes } from 'node:crypto';
-import type { Stats } from 'node:fs';
 import * as z from 'zod/mini';
 import type { FileStateCache } from '../file-state.js';
 import { NotRegularFileError, fsErrorCode, readFileVerified, updateFileVerified } from '../fs-safe.js';
 import type { Tool, ToolOutcome, ValidationResult } from '../tool.js';
-import { decodeText, fileDoesNotExist, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
+import { FILE_WRITER, assertFresh, decodeText, fileDoesNotExist, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
 import { type Notebook, type NotebookCell, cellId, findCellIndex, joinText, notebookLanguage, parseNotebook } from './notebook.js';
 
 export const NotebookEditInput = z.strictObject({
@@ -98,10 +97,6 @@ function applyEdit(nb: Notebook, input: NotebookEditInput): Applied {
   return { cellId: id, cellType: type, oldSource };
 }
 
-function checkFresh(fileState: FileStateCache, realPath: string, stat: Stats): void {
-  const stale = staleness(fileState, realPath, stat);
-  if (stale) throw new Error(stale);
-}
 
 async function validate(input: NotebookEditInput, cwd: string, fileState: FileStateCache): Promise<ValidationResult> {
   const abs = requireAbsolute('notebook_path', input.notebook_path, cwd);
@@ -128,9 +123,7 @@ export function createNotebookEditTool(): Tool<NotebookEditInput, NotebookEditOu
     name: 'NotebookEdit',
     description: DESCRIPTION,
     inputSchema: NotebookEditInput,
-    isConcurrencySafe: () => false,
-    isReadOnly: () => false,
-    interruptBehavior: 'block',
+    ...FILE_WRITER,
     permissionSubject: (input) => ({ kind: 'write', path: input.notebook_path }),
     validateInput: (input, { shared, env }) => validate(input, shared.cwd, env.fileState),
     async call(input, ctx): Promise<ToolOutcome<NotebookEditOutput>> {
@@ -143,7 +136,7 @@ export function createNotebookEditTool(): Tool<NotebookEditInput, NotebookEditOu
         result = await updateFileVerified(
           path,
           ({ data, stat, realPath }) => {
-            checkFresh(ctx.env.fileState, realPath, stat);
+            assertFresh(ctx.env.fileState, realPath, stat);
             const nb = parseNotebook(decodeText(data).text, path);
             language = notebookLanguage(nb);
             applied = applyEdit(nb, input);

@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { NotRegularFileError, fsErrorCode, writeFileVerified } from '../fs-safe.js';
 import type { Tool, ToolOutcome } from '../tool.js';
-import { STATE_CURRENT, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
+import { FILE_WRITER, STATE_CURRENT, assertFresh, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
 import { type PatchHunk, structuredPatch } from './line-diff.js';
 
 /** Previous contents above this size are not diffed or echoed back (Claude Code: originalFile null). */
@@ -36,9 +36,7 @@ export function createWriteTool(): Tool<WriteInput, WriteOutput> {
     name: 'Write',
     description: DESCRIPTION,
     inputSchema: WriteInput,
-    isConcurrencySafe: () => false,
-    isReadOnly: () => false,
-    interruptBehavior: 'block',
+    ...FILE_WRITER,
     permissionSubject: (input) => ({ kind: 'write', path: input.file_path }),
     async validateInput(input, { shared, env }) {
       const abs = requireAbsolute('file_path', input.file_path, shared.cwd);
@@ -58,9 +56,7 @@ export function createWriteTool(): Tool<WriteInput, WriteOutput> {
           createParents: true,
           signal: ctx.signal,
           beforeWrite: (existing) => {
-            if (!existing) return;
-            const stale = staleness(ctx.env.fileState, existing.realPath, existing.stat);
-            if (stale) throw new Error(stale);
+            if (existing) assertFresh(ctx.env.fileState, existing.realPath, existing.stat);
           },
         });
       } catch (e) {
