@@ -10,13 +10,11 @@
 import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import type { LiveOutput } from '../tool.js';
 import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET, OutputCollector } from './output.js';
-import { cleanWithCarry, incompleteUtf8Tail, lastChars, sanitizeOutput, windowStart } from './text.js';
+import { ESC_LOOKBACK, cleanWithCarry, incompleteUtf8Tail, lastChars, sanitizeOutput, windowStart } from './text.js';
 
 const BLOCK = 64 * 1024;
 /** Bytes decoded for live output beyond the characters shown, for what sanitizing removes. */
 const LIVE_SLACK = 1024;
-/** Bytes read before a window so an escape sequence starting there is removed whole (as text.ts does). */
-const LOOKBACK = 4096;
 /** Untaken live output kept past close (more than a progress frame shows). */
 const SAVED_MAX = 64 * 1024;
 
@@ -30,6 +28,8 @@ export class OutputFile implements LiveOutput {
   /** Set when the command ended: the last live read takes everything, cut sequences included. */
   private ended = false;
   private closed = false;
+  /** Set by collect when the text was cut: the file is then the full output and stays. */
+  private keep = false;
   /** After close: the newest bytes live output had not taken yet (the executor takes them after the call). */
   private saved: { at: number; size: number; bytes: Buffer } | undefined;
 
@@ -61,7 +61,7 @@ export class OutputFile implements LiveOutput {
     const size = this.size();
     if (size <= this.cursor) return { text: '', skippedBytes: 0 };
     const want = maxChars + LIVE_SLACK;
-    const from = Math.max(this.cursor, size - want - LOOKBACK, this.saved?.at ?? 0);
+    const from = Math.max(this.cursor, size - want - ESC_LOOKBACK, this.saved?.at ?? 0);
     const bytes = this.read(from, size - from);
     const end = this.ended ? bytes.length : bytes.length - incompleteUtf8Tail(bytes);
     // Reading from the cursor, start there: it is a boundary already.
@@ -103,21 +103,22 @@ export class OutputFile implements LiveOutput {
     readTo(() => c.headFull);
     if (size - pos > c.tailBytes) {
       // Start the tail's bytes at an escape sequence that begins shortly before, so it is removed whole.
-      let from = size - c.tailBytes;
-      const before = this.read(Math.max(pos, from - LOOKBACK), Math.min(LOOKBACK, from - pos));
-      const esc = before.lastIndexOf(0x1b);
-      if (esc >= 0) from -= before.length - esc;
+      const lo = Math.max(pos, size - c.tailBytes - ESC_LOOKBACK);
+      const before = this.read(lo, size - c.tailBytes - lo);
+      const from = lo + windowStart(before, before.length, 0);
       c.skip(from - pos);
       pos = from;
     }
     readTo(() => false);
     const out = c.finish(this.path);
-    if (!out.truncated) this.remove();
+    this.keep = out.truncated;
+    if (!this.keep) this.remove();
     return out;
   }
 
   /**
-   * Closes agentd's descriptors (the file stays if collect kept it). The newest bytes not yet taken as live
+   * Closes agentd's descriptors and removes the file unless collect kept it (a command that never started
+   * leaves nothing behind). The newest bytes not yet taken as live
    * output (at most SAVED_MAX) are kept for the executor's last take, which comes after the call returned.
    */
   close(): void {
@@ -130,6 +131,7 @@ export class OutputFile implements LiveOutput {
     }
     this.closed = true;
     closeSync(this.readFd);
+    if (!this.keep) this.remove();
   }
 
   private remove(): void {

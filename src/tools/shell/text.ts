@@ -14,7 +14,7 @@ const UNFINISHED_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*\x1b?)?$/;
 /** Longest unfinished sequence held back for the next chunk; a longer one is sanitized as it stands. */
 const CARRY_MAX = 256;
 /** How far before a window's start an escape sequence may begin and still be removed whole. */
-const ESC_LOOKBACK = 4096;
+export const ESC_LOOKBACK = 4096;
 
 export function sanitizeOutput(s: string): string {
   return s.replace(ANSI, '').replace(CONTROL, '');

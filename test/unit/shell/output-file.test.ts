@@ -62,6 +62,12 @@ describe('OutputFile', () => {
     }
   });
 
+  it('removes the file when closed without being collected (a command that never started)', () => {
+    const f = open();
+    f.close();
+    expect(existsSync(f.path)).toBe(false);
+  });
+
   it('will not open over an existing file or through a symlink', () => {
     const taken = join(dir, 'taken.log');
     writeFileSync(taken, 'x');
