@@ -9,7 +9,7 @@ import { initialize, perSubject, start, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
 import { bash, fixtureDir, toolPlace, toolStart, writeScenario } from './tool-fixtures.js';
-import type { BenchContext, Benchmark, Row } from './types.js';
+import { type BenchContext, type Benchmark, type Row, agentdTarget } from './types.js';
 
 const STREAM_TRIGGER = 'bench interrupt-stream';
 const BASH_TRIGGER = 'bench interrupt-bash';
@@ -124,7 +124,7 @@ export const interruptLatency: Benchmark = {
     const cwd = fixtureDir(ctx, 'interrupt', {});
     const scenarioFile = writeScenario(ctx, SCENARIO);
     const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
-    const target = (s: Subject): Pick<Row, 'target'> => (s.id === 'claude' ? {} : { target: { op: '<=', value: 200 } });
+    const target = (s: Subject): Pick<Row, 'target'> => agentdTarget(s, '<=', 200);
     const row = (s: Subject, metric: string, values: number[], extra: Partial<Row> = {}): Row => {
       const st = summarize(values);
       return { bench: 'interrupt-latency', metric, subject: s.label, unit: 'ms', n: st.n, nLabel: 'interrupts', median: st.median, p90: st.p90, ...extra };

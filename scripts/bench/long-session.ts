@@ -10,7 +10,7 @@ import { initialize, perSubject, start, toolTurn, using } from './session.js';
 import { summarize } from './stats.js';
 import { type Subject, agentdScriptedSubject, agentdSubject } from './subjects.js';
 import { fixtureDir, read, toolPlace, toolScenario, toolStart, writeScenario } from './tool-fixtures.js';
-import type { Benchmark, Row } from './types.js';
+import { type Benchmark, type Row, agentdTarget } from './types.js';
 
 const TRIGGER = 'bench session-turn';
 const FROM_TURN = 20;
@@ -71,7 +71,7 @@ export const session200Turns: Benchmark = {
       metric: `RSS growth per turn (turn ${FROM_TURN} → ${total})${s.gc ? ', forced GC' : ''}`,
       subject: s.label,
       unit: 'KiB/turn',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 16 } }),
+      ...agentdTarget(s, '<=', 16),
     });
     return ctx.withLoopback(scenario, async (server) => {
       const rows: Row[] = [];

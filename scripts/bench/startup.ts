@@ -6,7 +6,7 @@ import { userFrame } from './proc.js';
 import { awaitResult, initialize, perSubject, place, start, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
-import type { BenchContext, Benchmark, Row } from './types.js';
+import { type BenchContext, type Benchmark, type Row, agentdTarget } from './types.js';
 
 const ms = (a: number, b: number): number => b - a;
 
@@ -81,7 +81,7 @@ export const startup: Benchmark = {
       metric: 'spawn → initialize answered',
       subject: s.label,
       unit: 'ms',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 45 } }),
+      ...agentdTarget(s, '<=', 45),
     });
     return perSubject(ctx, subjects, base, async (s) => {
       const where = place(ctx, 'startup', s);

@@ -7,7 +7,7 @@ import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { initialize, perSubject, place, start, turn, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
-import type { Benchmark, Row } from './types.js';
+import { type Benchmark, type Row, agentdTarget } from './types.js';
 
 const CHUNK = 2;
 const TRIGGER = 'bench-stream';
@@ -92,7 +92,7 @@ export const streamThroughput: Benchmark = {
       metric: `stream_event throughput (${deltas / 1000}k deltas)`,
       subject: s.label,
       unit: 'frames/s',
-      ...(s.id === 'claude' ? {} : { target: { op: '>=' as const, value: 250_000 } }),
+      ...agentdTarget(s, '>=', 250_000),
     });
     return ctx.withLoopback(scenario, async (server) => {
       const raw: number[] = [];

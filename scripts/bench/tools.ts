@@ -6,7 +6,7 @@ import { initialize, perSubject, start, toolTurn, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
 import { bash, fixtureDir, read, timeShell, toolPlace, toolScenario, toolStart, writeScenario } from './tool-fixtures.js';
-import type { Benchmark, Row } from './types.js';
+import { type Benchmark, type Row, agentdTarget } from './types.js';
 
 type Base = Omit<Row, 'n' | 'median' | 'failed'>;
 
@@ -44,7 +44,7 @@ export const toolsParallel: Benchmark = {
       metric: 'user → result (4 Reads + Bash sleep 1)',
       subject: s.label,
       unit: 'ms',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 1025 } }),
+      ...agentdTarget(s, '<=', 1025),
     });
     const rows = await ctx.withLoopback(scenario, (server) =>
       perSubject(ctx, subjects, base, async (s) => {
@@ -88,14 +88,14 @@ export const reads200: Benchmark = {
       metric: `user → result (${READS} Reads)`,
       subject: s.label,
       unit: 'ms',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 120 } }),
+      ...agentdTarget(s, '<=', 120),
     });
     const peakBase = (s: Subject): Base => ({
       bench: 'reads-200',
       metric: 'peak RSS (VmHWM)',
       subject: s.label,
       unit: 'MiB',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 100 } }),
+      ...agentdTarget(s, '<=', 100),
     });
     return ctx.withLoopback(scenario, async (server) => {
       const rows: Row[] = [];
@@ -161,7 +161,7 @@ export const bash50mb: Benchmark = {
       metric: 'user → result (Bash printing 50 MB)',
       subject: s.label,
       unit: 'ms',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 120 } }),
+      ...agentdTarget(s, '<=', 120),
     });
     await ctx.withLoopback(scenario, async (server) => {
       for (const s of subjects) {
@@ -196,7 +196,7 @@ export const bash50mb: Benchmark = {
           n: peaks.length,
           nLabel: 'processes',
           ...pick(summarize(peaks)),
-          ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 90 } }),
+          ...agentdTarget(s, '<=', 90),
         });
         rows.push({
           bench: 'bash-50mb',
@@ -207,7 +207,7 @@ export const bash50mb: Benchmark = {
           nLabel: 'processes',
           median: longest / 1024,
           note: `${longest.toLocaleString('en-US')} bytes (max over ${runs} processes); the limit is ${LINE_LIMIT_KIB} KiB = ${(LINE_LIMIT_KIB * 1024).toLocaleString('en-US')} bytes`,
-          ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: LINE_LIMIT_KIB } }),
+          ...agentdTarget(s, '<=', LINE_LIMIT_KIB),
         });
       }
     });

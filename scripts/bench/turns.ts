@@ -4,7 +4,7 @@ import { initialize, perSubject, place, start, turn, using } from './session.js'
 import { SHORT_REPLY } from './startup.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
-import type { Benchmark, Row } from './types.js';
+import { type Benchmark, type Row, agentdTarget } from './types.js';
 
 export const warmTurn: Benchmark = {
   name: 'warm-turn',
@@ -18,7 +18,7 @@ export const warmTurn: Benchmark = {
       metric: 'warm turn latency',
       subject: s.label,
       unit: 'ms',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 2 } }),
+      ...agentdTarget(s, '<=', 2),
     });
     return ctx.withLoopback(SHORT_REPLY, (server) =>
       perSubject(ctx, subjects, base, (s) =>
@@ -49,7 +49,7 @@ export const idleRss: Benchmark = {
       metric: 'idle RSS after one turn',
       subject: s.label,
       unit: 'MiB',
-      ...(s.id === 'claude' ? {} : { target: { op: '<=' as const, value: 65 } }),
+      ...agentdTarget(s, '<=', 65),
     });
     return ctx.withLoopback(SHORT_REPLY, (server) =>
       perSubject(ctx, subjects, base, async (s) => {

@@ -60,3 +60,8 @@ export function failedRow(base: Omit<Row, 'n' | 'median' | 'failed'>, err: unkno
   const message = err instanceof Error ? err.message : String(err);
   return { ...base, n: 0, median: Number.NaN, failed: message.split('\n')[0]?.slice(0, 300) ?? message };
 }
+
+/** The targets are agentd's: Claude Code's rows are there for scale and carry none. */
+export function agentdTarget(subject: { id: string }, op: Target['op'], value: number): Pick<Row, 'target'> {
+  return subject.id === 'claude' ? {} : { target: { op, value } };
+}
