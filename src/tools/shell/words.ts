@@ -197,6 +197,11 @@ function finish(acc: Acc, node: SyntaxNode, tildeAfterColon: boolean): WordValue
   if (/[*?]/.test(s) || /\[[^\]]*\]/.test(s)) dyn(acc, REASONS.glob);
   if (tildeAfterColon ? /(^|:)~/.test(s) : s.startsWith('~')) dyn(acc, REASONS.tilde);
   if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(s)) dyn(acc, REASONS.brace);
+  return wordValue(acc, node);
+}
+
+/** The word's value: its text as written when any part of it is only known at run time. */
+function wordValue(acc: Acc, node: SyntaxNode): WordValue {
   return {
     value: acc.dynamic ? node.text : acc.value,
     dynamic: acc.dynamic,
@@ -246,11 +251,5 @@ export function evaluateAssignment(node: SyntaxNode): WordValue {
   // Only the value part decides about ~ and globs (`x=*` assigns a literal star: no globbing in assignments).
   const shadow = acc.shadow.slice(start);
   if (/(^|:)~/.test(shadow)) dyn(acc, REASONS.tilde);
-  return {
-    value: acc.dynamic ? node.text : acc.value,
-    dynamic: acc.dynamic,
-    substitution: acc.substitution,
-    unparsed: acc.unparsed,
-    reasons: [...acc.reasons],
-  };
+  return wordValue(acc, node);
 }

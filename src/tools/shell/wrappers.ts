@@ -109,6 +109,10 @@ type Step =
   | { kind: 'code'; code: Code };
 
 const NONE: Step = { kind: 'none' };
+/** The wrapped command: the words from `rest` on; NONE when the options were not understood or nothing follows. */
+function wordsFrom(args: readonly Word[], rest: number): Step {
+  return rest >= 0 && rest < args.length ? { kind: 'words', words: args.slice(rest) } : NONE;
+}
 
 function takeAssignments(args: Word[]): { assignments: Word[]; rest: Word[] } {
   let i = 0;
@@ -180,7 +184,7 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
   },
   nice(args) {
     const p = parseOptions(args, { short: 'n', long: ['adjustment'], numeric: true });
-    return p.rest >= 0 && p.rest < args.length ? { kind: 'words', words: args.slice(p.rest) } : NONE;
+    return wordsFrom(args, p.rest);
   },
   timeout(args) {
     const p = parseOptions(args, { short: 'sk', long: ['signal', 'kill-after'] });
@@ -194,7 +198,7 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
   },
   exec(args) {
     const p = parseOptions(args, { short: 'a' });
-    return p.rest >= 0 && p.rest < args.length ? { kind: 'words', words: args.slice(p.rest) } : NONE;
+    return wordsFrom(args, p.rest);
   },
   sudo(args) {
     const p = parseOptions(args, {
@@ -208,7 +212,7 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
   },
   doas(args) {
     const p = parseOptions(args, { short: 'uC' });
-    return p.rest >= 0 && p.rest < args.length ? { kind: 'words', words: args.slice(p.rest) } : NONE;
+    return wordsFrom(args, p.rest);
   },
   xargs(args) {
     const p = parseOptions(args, {
@@ -222,11 +226,11 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
   },
   stdbuf(args) {
     const p = parseOptions(args, { short: 'ioe', long: ['input', 'output', 'error'] });
-    return p.rest >= 0 && p.rest < args.length ? { kind: 'words', words: args.slice(p.rest) } : NONE;
+    return wordsFrom(args, p.rest);
   },
   setsid(args) {
     const p = parseOptions(args, {});
-    return p.rest >= 0 && p.rest < args.length ? { kind: 'words', words: args.slice(p.rest) } : NONE;
+    return wordsFrom(args, p.rest);
   },
   ionice(args) {
     const p = parseOptions(args, { short: 'cnpPu', long: ['class', 'classdata', 'pid', 'pgid', 'uid'] });
