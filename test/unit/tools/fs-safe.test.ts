@@ -32,7 +32,8 @@ describe.each([
   { name: 'via /proc/self/fd', procFs: undefined },
   { name: 'via the dev/ino fallback', procFs: false as const },
 ])('symlink swapped between the permission check and the open ($name)', ({ procFs }) => {
-  it('refuses the write and changes neither file', async () => {
+  /** link → approved when the permission check pins it, then swapped to point at secret. */
+  function swappedLink(): { approved: string; secret: string; link: string; pinned: string } {
     const approved = join(sb.dir, 'approved.txt');
     const secret = join(sb.dir, 'secret.txt');
     const link = join(sb.dir, 'link.txt');
@@ -41,6 +42,11 @@ describe.each([
     symlinkSync(approved, link);
     const pinned = check(link);
     swap(link, secret);
+    return { approved, secret, link, pinned };
+  }
+
+  it('refuses the write and changes neither file', async () => {
+    const { approved, secret, link, pinned } = swappedLink();
     const err = await writeFileVerified(link, 'pwned\n', { pinnedRealPath: pinned, ...(procFs === false ? { procFs } : {}) }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PathChangedError);
     expect((err as PathChangedError).message).toBe(
@@ -50,14 +56,7 @@ describe.each([
   });
 
   it('refuses the read', async () => {
-    const approved = join(sb.dir, 'approved.txt');
-    const secret = join(sb.dir, 'secret.txt');
-    const link = join(sb.dir, 'link.txt');
-    writeFileSync(approved, 'approved\n');
-    writeFileSync(secret, 'secret\n');
-    symlinkSync(approved, link);
-    const pinned = check(link);
-    swap(link, secret);
+    const { link, pinned } = swappedLink();
     await expect(readFileVerified(link, { pinnedRealPath: pinned, ...(procFs === false ? { procFs } : {}) })).rejects.toThrow(
       'between the permission check and the open; nothing was read',
     );
