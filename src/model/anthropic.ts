@@ -6,8 +6,8 @@
 //  - the response body is parsed here (model/sse.ts) instead of by the SDK's Stream, so each event's JSON text
 //    is kept and spliced into stream_event frames unchanged (throughput), and HTTP goes through node:http
 //    (model/http-fetch.ts) rather than undici (memory, per-request latency).
-import { createHttpFetch, nodeBodyOf } from './http-fetch.js';
-import { parseSse } from './sse.js';
+import { jsonInChunks } from './request-body.js';
+import { SseParser, type SseEvent } from './sse.js';
 import type { ModelClient, ModelRequest, ModelStream, RawStreamEvent, WithRaw } from './types.js';
 import { ModelApiError, RAW_JSON, kindForStatus, parseRetryAfter } from './types.js';
 
@@ -22,25 +22,30 @@ export interface AnthropicClientOptions {
 }
 
 type SdkModule = typeof import('@anthropic-ai/sdk');
+type HttpModule = typeof import('./http-fetch.js');
 
 let sdkPromise: Promise<SdkModule> | undefined;
 /** Starts loading the SDK in the background (called once the daemon has answered its first request). */
 export function preloadAnthropicSdk(): void {
   sdkPromise ??= import('@anthropic-ai/sdk');
   sdkPromise.catch(() => undefined);
+  void import('./http-fetch.js');
 }
 
 export class AnthropicModelClient implements ModelClient {
   readonly provider = 'anthropic';
   private client: InstanceType<SdkModule['default']> | undefined;
   private sdk: SdkModule | undefined;
+  private http: HttpModule | undefined;
 
   constructor(private readonly opts: AnthropicClientOptions) {}
 
-  private async ensure(): Promise<{ sdk: SdkModule; client: InstanceType<SdkModule['default']> }> {
-    if (this.sdk && this.client) return { sdk: this.sdk, client: this.client };
+  private async ensure(): Promise<{ sdk: SdkModule; client: InstanceType<SdkModule['default']>; http: HttpModule }> {
+    if (this.sdk && this.client && this.http) return { sdk: this.sdk, client: this.client, http: this.http };
     sdkPromise ??= import('@anthropic-ai/sdk');
     const sdk = await sdkPromise;
+    // node:http/https (and tls) are loaded here, with the first model call, not at start-up (initialize).
+    const http = await import('./http-fetch.js');
     const client = new sdk.default({
       apiKey: this.opts.apiKey ?? null,
       authToken: this.opts.authToken ?? null,
@@ -48,11 +53,12 @@ export class AnthropicModelClient implements ModelClient {
       maxRetries: 0,
       timeout: this.opts.timeoutMs,
       defaultHeaders: this.opts.headers,
-      fetch: createHttpFetch(),
+      fetch: http.createHttpFetch(),
     });
     this.sdk = sdk;
     this.client = client;
-    return { sdk, client };
+    this.http = http;
+    return { sdk, client, http };
   }
 
   async open(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
@@ -62,21 +68,25 @@ export class AnthropicModelClient implements ModelClient {
         'No credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or select the scripted model with --model-provider scripted).',
       );
     }
-    const { sdk, client } = await this.ensure();
+    const { sdk, client, http } = await this.ensure();
     const { betas, ...body } = request;
     let response: Response;
     try {
-      response = await client.beta.messages
-        .create(
-          // The request is built by the session from the same vocabulary the SDK types describe.
-          { ...body, stream: true, ...(betas && betas.length ? { betas } : {}) } as Parameters<typeof client.beta.messages.create>[0] & { stream: true },
-          { signal },
-        )
+      // What client.beta.messages.create sends, with the body serialised in chunks (request-body.ts) rather than
+      // by the SDK's JSON.stringify: a long conversation would otherwise be one large string per request.
+      const chunks = jsonInChunks({ ...body, stream: true });
+      response = await client
+        .post('/v1/messages', {
+          // The abort signal rides with the body, not as the SDK's `signal` option (see chunkedRequestBody).
+          body: http.chunkedRequestBody(chunks, signal),
+          headers: { 'content-type': 'application/json', ...(betas && betas.length ? { 'anthropic-beta': betas.join(',') } : {}) },
+          stream: true,
+        })
         .asResponse();
     } catch (err) {
       throw toModelError(err, sdk, signal);
     }
-    const responseBody = nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
+    const responseBody = http.nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
     if (!responseBody) throw new ModelApiError('stream_interrupted', 'The model API answered without a body.');
     return {
       requestId: response.headers.get('request-id') ?? undefined,
@@ -91,27 +101,44 @@ function isEvent(v: unknown): v is RawStreamEvent {
 }
 
 async function* events(body: AsyncIterable<Uint8Array>): AsyncGenerator<WithRaw<RawStreamEvent>> {
-  for await (const sse of parseSse(body)) {
-    if (sse.event === 'ping') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(sse.data);
-    } catch {
-      throw new ModelApiError('stream_interrupted', `The model API sent an unreadable event (${sse.event}).`);
+  const parser = new SseParser();
+  const parsed: SseEvent[] = [];
+  const emit = (ev: SseEvent): void => void parsed.push(ev);
+  for await (const chunk of body) {
+    parser.push(chunk, emit);
+    for (const sse of parsed) {
+      const ev = toStreamEvent(sse);
+      if (ev) yield ev;
     }
-    if (sse.event === 'error') {
-      const e = (parsed as { error?: { type?: unknown; message?: unknown } }).error;
-      const type = typeof e?.type === 'string' ? e.type : 'api_error';
-      const message = typeof e?.message === 'string' ? e.message : 'The model API reported an error mid-stream.';
-      throw new ModelApiError(kindForStatus(null, type, message), message);
-    }
-    if (!isEvent(parsed)) continue;
-    // The SSE data is one line of JSON from the API (a multi-line data field was joined with \n by the parser);
-    // it can go into a frame as is. U+2028/U+2029 are escaped by the writer.
-    const ev: WithRaw<RawStreamEvent> = parsed;
-    if (sse.data.indexOf('\n') === -1 && sse.data.indexOf('\r') === -1) ev[RAW_JSON] = sse.data;
-    yield ev;
+    parsed.length = 0;
   }
+  parser.end(emit);
+  for (const sse of parsed) {
+    const ev = toStreamEvent(sse);
+    if (ev) yield ev;
+  }
+}
+
+function toStreamEvent(sse: SseEvent): WithRaw<RawStreamEvent> | undefined {
+  if (sse.event === 'ping') return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(sse.data);
+  } catch {
+    throw new ModelApiError('stream_interrupted', `The model API sent an unreadable event (${sse.event}).`);
+  }
+  if (sse.event === 'error') {
+    const e = (parsed as { error?: { type?: unknown; message?: unknown } }).error;
+    const type = typeof e?.type === 'string' ? e.type : 'api_error';
+    const message = typeof e?.message === 'string' ? e.message : 'The model API reported an error mid-stream.';
+    throw new ModelApiError(kindForStatus(null, type, message), message);
+  }
+  if (!isEvent(parsed)) return undefined;
+  // The SSE data is one line of JSON from the API (a multi-line data field was joined with \n by the parser);
+  // it can go into a frame as is. U+2028/U+2029 are escaped by the writer.
+  const ev: WithRaw<RawStreamEvent> = parsed;
+  if (sse.data.indexOf('\n') === -1 && sse.data.indexOf('\r') === -1) ev[RAW_JSON] = sse.data;
+  return ev;
 }
 
 function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefined, midStream = false): unknown {

@@ -4,10 +4,39 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import type { JsonChunks } from './request-body.js';
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 const nodeBodies = new WeakMap<Response, Readable>();
+interface ChunkedBody {
+  body: JsonChunks;
+  signal: AbortSignal;
+}
+const chunkedBodies = new WeakMap<object, ChunkedBody>();
+
+/**
+ * A request body given as chunks (model/request-body.ts), with the signal that aborts the request. To the SDK
+ * it is an ordinary ReadableStream, passed to fetch untouched; this fetch recognises it and writes the chunks
+ * with their precomputed Content-Length. Any other reader gets the same bytes by reading the stream.
+ *
+ * The signal travels here rather than through the SDK's `signal` option on purpose: given a signal, the SDK
+ * keeps a listener on it, plus the request's AbortController, in a FinalizationRegistry until it sees the
+ * response body finished or collected; agentd reads the body itself (nodeBodyOf), so every request's
+ * controller, signal and listeners stayed alive until a full GC (~7 KiB a turn, BENCHMARKS.md).
+ */
+export function chunkedRequestBody(body: JsonChunks, signal: AbortSignal): ReadableStream<Uint8Array> {
+  let next = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = body.chunks[next++];
+      if (chunk === undefined) controller.close();
+      else controller.enqueue(Buffer.from(chunk));
+    },
+  });
+  chunkedBodies.set(stream, { body, signal });
+  return stream;
+}
 
 /**
  * The node stream behind a Response made here. Reading it directly skips the web-stream adapter (a measurable
@@ -54,14 +83,19 @@ export function createHttpFetch(): FetchLike {
       // Responses are streamed and parsed as they arrive: ask for them uncompressed.
       headers['accept-encoding'] = 'identity';
       const body = init?.body;
-      if (body !== undefined && body !== null && typeof body !== 'string') {
-        reject(new TypeError('agentd http fetch: only string request bodies are supported'));
+      const chunked = typeof body === 'object' && body !== null ? chunkedBodies.get(body) : undefined;
+      if (body !== undefined && body !== null && typeof body !== 'string' && !chunked) {
+        reject(new TypeError('agentd http fetch: only string and chunked (request-body.ts) request bodies are supported'));
         return;
       }
       if (typeof body === 'string') headers['content-length'] = String(Buffer.byteLength(body));
+      if (chunked) headers['content-length'] = String(chunked.body.byteLength);
+      // The SDK's own signal (its timeout) and, for a chunked body, the caller's.
+      const signal = chunked?.signal ?? init?.signal ?? undefined;
+      const sdkSignal = chunked ? init?.signal : undefined;
       const req = (https ? httpsRequest : httpRequest)(
         url,
-        { method: init?.method ?? 'GET', headers, agent: https ? agents.https : agents.http, ...(init?.signal ? { signal: init.signal } : {}) },
+        { method: init?.method ?? 'GET', headers, agent: https ? agents.https : agents.http, ...(signal ? { signal } : {}) },
         (res) => {
           const h = new Headers();
           for (const [k, v] of Object.entries(res.headers)) {
@@ -80,8 +114,20 @@ export function createHttpFetch(): FetchLike {
         },
       );
       req.on('error', reject);
+      if (sdkSignal) {
+        // Short-lived (one per request): a listener on it cannot pile up.
+        const onSdkAbort = (): void => void req.destroy(sdkSignal.reason instanceof Error ? sdkSignal.reason : new Error('aborted'));
+        if (sdkSignal.aborted) onSdkAbort();
+        else sdkSignal.addEventListener('abort', onSdkAbort, { once: true });
+        req.once('close', () => sdkSignal.removeEventListener('abort', onSdkAbort));
+      }
       // Small request bodies and the first SSE bytes must not wait for Nagle.
       req.setNoDelay(true);
-      req.end(typeof body === 'string' ? body : undefined);
+      if (chunked) {
+        for (const chunk of chunked.body.chunks) req.write(chunk);
+        req.end();
+        // The SDK keeps the body stream referenced until the response ends: let the strings die young.
+        chunked.body.chunks.length = 0;
+      } else req.end(typeof body === 'string' ? body : undefined);
     });
 }
