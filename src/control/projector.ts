@@ -47,12 +47,19 @@ const ASSISTANT_ERRORS: ReadonlySet<string> = new Set(ASSISTANT_MESSAGE_ERRORS);
 
 export class Projector {
   private readonly sidJson: string;
+  /** The last api_message_id and its JSON: one message streams many events. */
+  private msgId = { id: '', json: '""' };
 
   constructor(
     private readonly out: FrameOut,
     private readonly o: ProjectorOptions,
   ) {
     this.sidJson = JSON.stringify(o.sessionId);
+  }
+
+  private messageIdJson(id: string): string {
+    if (id !== this.msgId.id) this.msgId = { id, json: JSON.stringify(id) };
+    return this.msgId.json;
   }
 
   emit(ev: SessionEvent): Promise<void> | undefined {
@@ -90,7 +97,7 @@ export class Projector {
         if (raw !== undefined && this.out.writeLine) {
           // Hot path: splice the event's JSON as received; the key order matches the object path below.
           return this.out.writeLine(
-            `{"type":"stream_event","event":${raw},"parent_tool_use_id":null,"uuid":"${this.o.newUuid()}","session_id":${this.sidJson},"api_message_id":${JSON.stringify(ev.messageId)}${ev.ttftMs !== undefined ? `,"ttft_ms":${ev.ttftMs}` : ''}}`,
+            `{"type":"stream_event","event":${raw},"parent_tool_use_id":null,"uuid":"${this.o.newUuid()}","session_id":${this.sidJson},"api_message_id":${this.messageIdJson(ev.messageId)}${ev.ttftMs !== undefined ? `,"ttft_ms":${ev.ttftMs}` : ''}}`,
             'stream_event',
           );
         }

@@ -13,14 +13,19 @@ export interface FrameWriterOptions {
   onClosed?: (err: Error | undefined) => void;
 }
 
+/** A batch this large is written without waiting for the end of the event-loop turn. */
+const FLUSH_AT_BYTES = 64 * 1024;
 const LS_PS = /[\u2028\u2029]/g;
 /** Non-global twin for the presence test (a global regex's test() is stateful). */
 const HAS_LS_PS = /[\u2028\u2029]/;
 
-export function serializeFrame(frame: unknown): string {
-  const s = JSON.stringify(frame);
-  // JSON allows raw U+2028/U+2029, JavaScript source before ES2019 does not; hosts that eval lines break.
+/** JSON allows raw U+2028/U+2029, JavaScript source before ES2019 does not; hosts that eval lines break. */
+function escapeLineSeparators(s: string): string {
   return HAS_LS_PS.test(s) ? s.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : s;
+}
+
+export function serializeFrame(frame: unknown): string {
+  return escapeLineSeparators(JSON.stringify(frame));
 }
 
 export class FrameWriter {
@@ -67,7 +72,10 @@ export class FrameWriter {
     // String concatenation builds a rope; it is flattened once, when the batch is written.
     this.pending += `${line}\n`;
     this.pendingBytes += line.length + 1;
-    if (!this.scheduled && !this.needDrain) {
+    // A fast stream can queue megabytes before the event loop reaches setImmediate; past a batch's worth, hand
+    // it over now, so queued lines (and the event text they hold) do not outlive young-generation GCs.
+    if (this.pendingBytes >= FLUSH_AT_BYTES && !this.needDrain) this.flush();
+    else if (!this.scheduled && !this.needDrain) {
       this.scheduled = true;
       setImmediate(this.flushNow);
     }
@@ -77,11 +85,17 @@ export class FrameWriter {
     return undefined;
   }
 
-  /** Queues a frame that is already serialised (one line of JSON, no newline). Same guarantees as `write`. */
+  /**
+   * Queues a frame that is already serialised (one line of JSON, no newline). Same guarantees as `write`.
+   * U+2028/U+2029 are escaped when the batch is written (flush), not here: testing each line would flatten
+   * each line's string (the stream_event hot path builds them by concatenation) only for the batch to be
+   * flattened again.
+   */
   writeLine(json: string): Promise<void> | undefined {
     if (this.closed) return undefined;
-    let line = HAS_LS_PS.test(json) ? json.replace(LS_PS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029')) : json;
+    let line = json;
     if (line.length * 3 > this.opts.maxLineBytes) {
+      line = escapeLineSeparators(line);
       const bytes = Buffer.byteLength(line);
       if (bytes > this.opts.maxLineBytes) line = this.shrink(JSON.parse(line) as unknown, bytes);
     }
@@ -123,7 +137,11 @@ export class FrameWriter {
       if (!this.needDrain) this.release();
       return;
     }
-    const chunk = this.pending;
+    // Lines from writeLine are escaped here, once per batch (write() lines already are: a no-op for them).
+    // Handed over as bytes: a batch the pipe cannot take at once waits in the stream's buffer, and as a string
+    // it would be copied by every young-generation GC until the host reads it; a Buffer's bytes live outside
+    // the JS heap (the encoding to UTF-8 happens once either way).
+    const chunk = Buffer.from(escapeLineSeparators(this.pending), 'utf8');
     this.pending = '';
     this.pendingBytes = 0;
     const ok = this.out.write(chunk, this.written);
