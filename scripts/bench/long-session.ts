@@ -1,7 +1,7 @@
 // A long session: 200 turns in one process, each running one Read, and how much resident memory every turn
 // leaves behind. RSS right after a `result` depends on where the garbage collector happens to be, so agentd is
-// also measured with a full GC forced just before each sample: bin/agentd runs under plain `node`, so
-// `--expose-gc --require <preload>` adds a SIGUSR2 handler that calls gc() without touching the daemon's code.
+// also measured with a full GC forced just before each sample: NODE_OPTIONS `--expose-gc --require <preload>`
+// adds a SIGUSR2 handler that calls gc() without touching the daemon's code.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,11 +60,11 @@ export const session200Turns: Benchmark = {
     const scenarioFile = writeScenario(ctx, scenario);
     const preload = join(ctx.dir('gc-preload-'), 'gc-preload.cjs');
     writeFileSync(preload, GC_PRELOAD);
-    const gcFlags = ['--expose-gc', '--require', preload];
+    const gcLaunch = { nodeOptions: ['--expose-gc', '--require', preload] };
     const plain = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
     const withGc = ctx.profiling
       ? []
-      : ctx.subjects(['agentd', 'agentd-scripted']).map((s) => ({ ...(s.id === 'agentd' ? agentdSubject(ctx.root, gcFlags) : agentdScriptedSubject(ctx.root, gcFlags)), gc: true }));
+      : ctx.subjects(['agentd', 'agentd-scripted']).map((s) => ({ ...(s.id === 'agentd' ? agentdSubject(ctx.root, gcLaunch) : agentdScriptedSubject(ctx.root, gcLaunch)), gc: true }));
     const cases: Array<Subject & { gc?: boolean }> = [...plain, ...withGc];
     const base = (s: Subject & { gc?: boolean }): Omit<Row, 'n' | 'median' | 'failed'> => ({
       bench: 'session-200-turns',

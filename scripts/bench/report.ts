@@ -134,7 +134,8 @@ Every subject is spawned as \`<cmd> --output-format stream-json --verbose --inpu
 and driven with raw NDJSON frames over stdin/stdout (initialize control_request, then user frames; a turn ends
 with its \`result\` frame), in a temporary HOME and work dir.
 
-* **agentd (loopback HTTP)**: \`node bin/agentd\` with \`ANTHROPIC_API_KEY=sk-bench\` and
+* **agentd (loopback HTTP)**: \`bin/agentd\` executed directly, as the SDKs do (so its start-up memory
+  settings apply: see the README), with \`ANTHROPIC_API_KEY=sk-bench\` and
   \`ANTHROPIC_BASE_URL\` pointing at the loopback Messages SSE server of the tests
   (test/support/loopback-server.ts, run in a worker thread of the bench process): the real Anthropic adapter path.
 * **agentd (in-process scripted)**: \`--model-provider scripted --scenario builtin:echo\` (or a scenario file):

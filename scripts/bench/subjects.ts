@@ -37,33 +37,49 @@ function baseEnv(home: string): Record<string, string> {
   };
 }
 
-/** `nodeFlags` go before the script, e.g. --cpu-prof for profiling runs. */
-export function agentdSubject(root: string, nodeFlags: readonly string[] = []): Subject {
+/**
+ * How agentd is started. By default exactly as the SDKs start it: bin/agentd executed directly, so its shell
+ * preamble applies the start-up memory settings (GLIBC_TUNABLES, --max-semi-space-size). `nodeOptions` ride in
+ * NODE_OPTIONS (e.g. the forced-GC preload). `profile` flags (--cpu-prof, not allowed in NODE_OPTIONS) make it
+ * `node <flags> bin/agentd`: CPU profiles only, the memory settings are then not applied.
+ */
+export interface AgentdLaunch {
+  nodeOptions?: readonly string[];
+  profile?: readonly string[];
+}
+
+function agentdSpec(root: string, launch: AgentdLaunch, args: readonly string[], env: Record<string, string>): Omit<SpawnSpec, 'cwd'> {
   const entry = join(root, 'bin/agentd');
+  const nodeOptions: Record<string, string> = launch.nodeOptions?.length ? { NODE_OPTIONS: launch.nodeOptions.join(' ') } : {};
+  return launch.profile?.length
+    ? { command: process.execPath, args: [...launch.profile, entry, ...args], env: { ...env, ...nodeOptions } }
+    : { command: entry, args: [...args], env: { ...env, ...nodeOptions } };
+}
+
+export function agentdSubject(root: string, launch: AgentdLaunch = {}): Subject {
   return {
     id: 'agentd',
     label: 'agentd (loopback HTTP)',
     usesLoopback: true,
     spec: (o) => ({
-      command: process.execPath,
-      args: [...nodeFlags, entry, ...STREAM_ARGS, ...(o.extraArgs ?? [])],
+      ...agentdSpec(root, launch, [...STREAM_ARGS, ...(o.extraArgs ?? [])], {
+        ...baseEnv(o.home),
+        ANTHROPIC_API_KEY: 'sk-bench',
+        ANTHROPIC_BASE_URL: o.baseUrl ?? 'http://127.0.0.1:9',
+      }),
       cwd: o.cwd,
-      env: { ...baseEnv(o.home), ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: o.baseUrl ?? 'http://127.0.0.1:9' },
     }),
   };
 }
 
-export function agentdScriptedSubject(root: string, nodeFlags: readonly string[] = []): Subject {
-  const entry = join(root, 'bin/agentd');
+export function agentdScriptedSubject(root: string, launch: AgentdLaunch = {}): Subject {
   return {
     id: 'agentd-scripted',
     label: 'agentd (in-process scripted)',
     usesLoopback: false,
     spec: (o) => ({
-      command: process.execPath,
-      args: [...nodeFlags, entry, ...STREAM_ARGS, '--model-provider', 'scripted', '--scenario', o.scenarioFile ?? 'builtin:echo', ...(o.extraArgs ?? [])],
+      ...agentdSpec(root, launch, [...STREAM_ARGS, '--model-provider', 'scripted', '--scenario', o.scenarioFile ?? 'builtin:echo', ...(o.extraArgs ?? [])], baseEnv(o.home)),
       cwd: o.cwd,
-      env: baseEnv(o.home),
     }),
   };
 }

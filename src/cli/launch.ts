@@ -6,7 +6,15 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+
+/**
+ * The built-in modules the daemon needs before it answers `initialize`, loaded before V8's flags change (see
+ * tuneV8): Node compiles its built-ins from an embedded code cache that is only valid for the default flags.
+ * (Plain require calls: a bundler drops side-effect-only imports of built-ins.)
+ */
+const EARLY_BUILTINS = ['node:console', 'node:net', 'node:os', 'node:stream', 'node:stream/promises', 'node:string_decoder'];
 
 type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
 
@@ -61,6 +69,33 @@ export function load(file: string): unknown {
   return mod.exports;
 }
 
+/**
+ * Memory settings for a long-running daemon, applied at run time because V8 flags given on the command line
+ * (even through bin/agentd) cost ~8 ms of start-up: with any flag set, Node's embedded code cache for its
+ * built-in modules no longer matches and every built-in is compiled from source. Set here, only the built-ins
+ * loaded later miss it (node:http with the first model call, node:child_process with the first Bash: a
+ * one-time cost of a few ms each). agentd's own code caches are written and read under these flags.
+ *  - --semi-space-growth-factor=1: the young generation keeps its initial 1 MiB semi-spaces. By default V8
+ *    doubles them up to 16 MiB as a session runs: +30 MiB of resident memory over a 200-turn session
+ *    (BENCHMARKS.md, session-200-turns). The price is more young-generation GCs: ~20% of the synthetic
+ *    200k-deltas stream benchmark, nothing a model's real stream rate comes near.
+ *  - --liftoff-only: the shell parser (tree-sitter, WebAssembly) stays on V8's baseline compiler. Optimising
+ *    its hot functions costs ~15 MiB of compiler memory that glibc keeps; parsing a command takes
+ *    microseconds either way. (--no-wasm-tier-up has no effect once V8 is running; this does.)
+ */
+function tuneV8(): void {
+  for (const id of EARLY_BUILTINS) require(id);
+  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--liftoff-only');
+}
+
 export function launch(file: string): void {
+  tuneV8();
+  // bin/agentd sets GLIBC_TUNABLES for this process only (glibc has read it by now): tools, hooks and MCP
+  // servers get the environment the host gave agentd.
+  if (process.env['AGENTD_SET_GLIBC_TUNABLES'] === '1') {
+    delete process.env['GLIBC_TUNABLES'];
+    delete process.env['AGENTD_SET_GLIBC_TUNABLES'];
+  }
   load(file);
 }

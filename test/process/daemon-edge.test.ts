@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groupAlive } from '../../src/tools/process.js';
-import { STREAM_ARGS, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
+import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
 
 function scenarioFile(scenario: unknown): string {
   const p = join(tempDir('agentd-scn-'), 'scenario.json');
@@ -81,6 +81,42 @@ describe('signals and tool processes', () => {
     expect(r.code).toBe(143);
     expect(Date.now() - t0).toBeLessThan(500 + 2000 + 500);
     expect(groupAlive(pgid)).toBe(false);
+  });
+});
+
+describe('bin/agentd executed directly (as the SDKs run it)', () => {
+  const probe = scenarioFile({
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo "T=[${GLIBC_TUNABLES-unset}] M=[${AGENTD_SET_GLIBC_TUNABLES-unset}]"' } }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ],
+  });
+  const toolOutput = async (env: Record<string, string>): Promise<{ output: unknown; environ: string; cmdline: string[] }> => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', probe, '--allowedTools', 'Bash'], env, direct: true });
+    d.send(initializeFrame());
+    d.send(userFrame('probe'));
+    const result = await d.waitFor((f) => f['type'] === 'user' && f['tool_use_result'] !== undefined);
+    const pid = d.child.pid as number;
+    const environ = readFileSync(`/proc/${pid}/environ`, 'utf8');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    await d.waitFor((f) => f['type'] === 'result');
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    return { output: (result['tool_use_result'] as Record<string, unknown>)['stdout'], environ, cmdline };
+  };
+
+  it('starts node with one malloc arena; tools do not inherit the tunable', async () => {
+    const r = await toolOutput(baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted' }));
+    expect(r.output).toBe('T=[unset] M=[unset]');
+    // The process itself was started with it (the environment block as exec'd), as `node bin/agentd`.
+    expect(r.environ.split('\0')).toContain('GLIBC_TUNABLES=glibc.malloc.arena_max=1');
+    expect(r.cmdline.slice(1, 2)).toEqual([AGENTD]);
+  });
+
+  it("leaves the caller's own GLIBC_TUNABLES alone, for agentd and its tools", async () => {
+    const r = await toolOutput(baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted', GLIBC_TUNABLES: 'glibc.malloc.check=0' }));
+    expect(r.output).toBe('T=[glibc.malloc.check=0] M=[unset]');
+    expect(r.environ.split('\0')).toContain('GLIBC_TUNABLES=glibc.malloc.check=0');
   });
 });
 

@@ -42,8 +42,10 @@ export interface Daemon {
 
 export const STREAM_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'];
 
-export function startDaemon(opts: { args?: string[]; env?: Record<string, string>; cwd?: string } = {}): Daemon {
-  const child = spawn(process.execPath, [AGENTD, ...(opts.args ?? STREAM_ARGS)], {
+/** `direct`: execute bin/agentd itself, as the SDKs do (its shell preamble runs), instead of `node bin/agentd`. */
+export function startDaemon(opts: { args?: string[]; env?: Record<string, string>; cwd?: string; direct?: boolean } = {}): Daemon {
+  const args = opts.args ?? STREAM_ARGS;
+  const child = spawn(opts.direct ? AGENTD : process.execPath, opts.direct ? args : [AGENTD, ...args], {
     cwd: opts.cwd ?? tempDir('agentd-cwd-'),
     env: opts.env ?? baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted' }),
     stdio: ['pipe', 'pipe', 'pipe'],
