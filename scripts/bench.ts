@@ -83,8 +83,8 @@ async function main(): Promise<number> {
   const profDir = values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined;
   if (profDir) mkdirSync(profDir, { recursive: true });
   // 100 µs sampling: start-up work is made of many sub-millisecond steps the default 1 ms would miss.
-  const nodeFlags = profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval', '100'] : [];
-  const subjects: Subject[] = [agentdSubject(root, nodeFlags), agentdScriptedSubject(root, nodeFlags)];
+  const launch = profDir ? { profile: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval', '100'] } : {};
+  const subjects: Subject[] = [agentdSubject(root, launch), agentdScriptedSubject(root, launch)];
   let claudeNote: string;
   if (values['no-claude']) {
     claudeNote = 'not measured (--no-claude)';
