@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import type { Logger } from '../log/logger.js';
 import type { ToolResultContent } from '../model/types.js';
 import type { FileStateCache } from './file-state.js';
+import type { KeptOutputs } from './shell/kept-outputs.js';
 
 /** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
 export interface SharedToolContext {
@@ -37,6 +38,10 @@ export interface ToolEnvironment {
   readonly fileState: FileStateCache;
   /** Where large outputs are spilled (created on demand). */
   readonly spillDir: string;
+  /** Kept full outputs and their disk budget (absent in tests that do not need one). */
+  readonly keptOutputs?: KeptOutputs;
+  /** A Bash command whose output passes this many bytes is stopped (default DEFAULT_MAX_OUTPUT_FILE_BYTES). */
+  readonly maxOutputFileBytes?: number;
   readonly logger: Logger;
   /** Registers a child process group so shutdown can kill it; returns the unregister function. */
   trackProcessGroup(pid: number): () => void;

@@ -19,6 +19,7 @@ import { analyzeCommand, analyzeCommandSync, commandName } from '../shell/analyz
 import { BASH_DESCRIPTION, BASH_INPUT_JSON_SCHEMA } from '../shell/bash-prompt.js';
 import { ensureInitScript, shellEnv } from '../shell/init-script.js';
 import { type CollectedOutput, DEFAULT_OUTPUT_BUDGET } from '../shell/output.js';
+import { DEFAULT_MAX_OUTPUT_FILE_BYTES } from '../shell/kept-outputs.js';
 import { OutputFile } from '../shell/output-file.js';
 import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
@@ -140,7 +141,7 @@ function real(p: string): string {
 
 
 type RunResult =
-  | { collected: CollectedOutput; stop: 'timeout' | 'abort' }
+  | { collected: CollectedOutput; stop: 'timeout' | 'abort' | 'output_limit' }
   | { collected: CollectedOutput; exit: ShellExit; newCwd?: string };
 
 export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, BashResult> {
@@ -162,6 +163,8 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
       }
       const pid = child.pid;
       const untrack = pid !== undefined ? ctx.env.trackProcessGroup(pid) : () => undefined;
+      const maxBytes = ctx.env.maxOutputFileBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES;
+      let stopForSize: (() => void) | undefined;
       // Live output: announce growth; the executor reads the newest bytes when it sends a progress frame.
       let announced = 0;
       const poll = setInterval(() => {
@@ -169,12 +172,14 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
         if (size === announced) return;
         announced = size;
         ctx.progress({ kind: 'output', totalBytes: size, live: output });
+        if (size > maxBytes) stopForSize?.();
       }, opts.pollMs ?? POLL_MS);
       poll.unref();
 
       let timer: ReturnType<typeof setTimeout> | undefined;
       let onAbort: (() => void) | undefined;
-      const outcome = await new Promise<{ exit: ShellExit } | { stop: 'timeout' | 'abort' }>((resolve) => {
+      const outcome = await new Promise<{ exit: ShellExit } | { stop: 'timeout' | 'abort' | 'output_limit' }>((resolve) => {
+        stopForSize = () => resolve({ stop: 'output_limit' });
         void child.exited.then((exit) => resolve({ exit }));
         timer = setTimeout(() => resolve({ stop: 'timeout' }), timeoutMs);
         onAbort = () => resolve({ stop: 'abort' });
@@ -205,6 +210,7 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
       return { collected, exit: outcome.exit, ...(newCwd ? { newCwd } : {}) };
     } finally {
       output.close();
+      if (output.kept) ctx.env.keptOutputs?.add(output.path, output.size());
     }
   }
 
@@ -282,6 +288,10 @@ function toOutcome(
 
   if ('stop' in r) {
     if (r.stop === 'timeout') notes.push(`Command timed out after ${formatDuration(timeoutMs)}`);
+    if (r.stop === 'output_limit') {
+      const limit = ctx.env.maxOutputFileBytes ?? DEFAULT_MAX_OUTPUT_FILE_BYTES;
+      notes.push(`Command stopped: its output passed ${limit} bytes (AGENTD_MAX_OUTPUT_FILE_BYTES)`);
+    }
     notes.push(ABORT_MARKER);
     const stderr = notes.join('\n');
     const data: BashOutput = { stdout, stderr, interrupted: true, isImage: false, noOutputExpected, ...persisted };

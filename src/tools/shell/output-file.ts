@@ -46,6 +46,11 @@ export class OutputFile implements LiveOutput {
     }
   }
 
+  /** Whether collect kept the file as the command's full output. */
+  get kept(): boolean {
+    return this.keep;
+  }
+
   releaseWriter(): void {
     if (!this.writerOpen) return;
     this.writerOpen = false;
