@@ -32,6 +32,7 @@ import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
+import { createTurnEndCollector } from './memory.js';
 import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
@@ -137,9 +138,13 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
   });
   let lastResult: OutboundFrame | undefined;
+  const collector = createTurnEndCollector();
   const out: FrameOut = {
     write: (f) => {
-      if (f.type === 'result') lastResult = f;
+      if (f.type === 'result') {
+        lastResult = f;
+        collector.turnEnded();
+      }
       if (printMode && opts.outputFormat !== 'stream-json') return undefined;
       return writer.write(f);
     },

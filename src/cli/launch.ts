@@ -87,6 +87,8 @@ function tuneV8(): void {
   for (const id of EARLY_BUILTINS) require(id);
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--liftoff-only');
+  // For memory.ts (collection at turn ends): only contexts created from now on get `gc`, not agentd's own.
+  setFlagsFromString('--expose-gc');
 }
 
 export function launch(file: string): void {

@@ -1,0 +1,58 @@
+// Garbage collected at turn ends. A daemon's heap grows in steps it can see: every model request and tool call
+// leaves objects that lived through it (headers, signals, parsed events) and were promoted to the old
+// generation; V8 frees them only when the old generation reaches a limit it sets generously for throughput, so
+// a long session's resident memory kept climbing by ~20 KiB a turn with only ~3 KiB of it live
+// (BENCHMARKS.md, session-200-turns). The end of a turn is the natural idle point: once the heap has grown by a
+// quarter of what was live after the last collection (at least 1 MiB), one full collection (~1-3 ms on a
+// session's heap) runs there, after the result is written, so memory follows the live data.
+//
+// The collector comes from a fresh context: launch.ts sets --expose-gc at start-up, which gives `gc` to new
+// contexts without adding it to agentd's own global. Without the flag (tests, `node` embedding) this is a no-op.
+import { getHeapStatistics } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+const MIN_GROWTH_BYTES = 1024 * 1024;
+const GROWTH_FRACTION = 0.25;
+
+export interface TurnEndCollector {
+  /** Call when a turn's result has been written. */
+  turnEnded(): void;
+}
+
+type Gc = () => void;
+
+function exposedGc(): Gc | undefined {
+  try {
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    return typeof gc === 'function' ? (gc as Gc) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createTurnEndCollector(opts: { used?: () => number; gc?: Gc | null } = {}): TurnEndCollector {
+  const used = opts.used ?? (() => getHeapStatistics().used_heap_size);
+  let gc: Gc | null | undefined = opts.gc;
+  let baseline = used();
+  let live = baseline;
+  let scheduled = false;
+  const check = (): void => {
+    scheduled = false;
+    const now = used();
+    // V8 collected on its own since: measure growth from there.
+    baseline = Math.min(baseline, now);
+    if (now - baseline < Math.max(MIN_GROWTH_BYTES, live * GROWTH_FRACTION)) return;
+    if (gc === undefined) gc = exposedGc() ?? null;
+    if (gc === null) return;
+    gc();
+    live = used();
+    baseline = live;
+  };
+  return {
+    turnEnded() {
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(check);
+    },
+  };
+}
