@@ -66,7 +66,7 @@ async function sample(p: BenchProc, gcOut: string | undefined): Promise<MemSampl
 
 export const session200Turns: Benchmark = {
   name: 'session-200-turns',
-  description: `one process, ${200} turns, each running one Read of a small file (two model requests a turn; the history grows all along, as in a real session); RSS growth per turn = least-squares slope of VmRSS sampled after every turn from ${FROM_TURN} to 200 (the two-point difference is in the notes: it depends on where the two samples fall in GC cycles). The "forced GC" rows sample only after turns ${FROM_TURN} and 200, each after a full GC (agentd only, see the analysis).`,
+  description: `one process, ${200} turns, each running one Read of a small file (two model requests a turn; the history grows all along, as in a real session); RSS growth per turn = least-squares slope of VmRSS sampled after every turn from ${FROM_TURN} to 200 (the two-point difference is in the notes: it depends on where the two samples fall in GC cycles). The "forced GC" rows sample every 10 turns, each after a full GC (agentd only, see the analysis).`,
   async run(ctx) {
     const total = ctx.quick ? 80 : 200;
     const cwd = fixtureDir(ctx, 'session', { 'notes.txt': `${'a line of notes for the long session\n'.repeat(8)}` });
@@ -99,16 +99,19 @@ export const session200Turns: Benchmark = {
             await initialize(p);
             let atFrom: MemSample = { rssKiB: Number.NaN };
             const times: number[] = [];
-            // VmRSS after every turn from FROM_TURN on (plain runs): the growth rate is their least-squares slope.
+            // VmRSS after every turn from FROM_TURN on (every 10th, after a full GC, in the forced-GC runs): the
+            // growth rate is their least-squares slope.
             const series: Array<[number, number]> = [];
             for (let i = 1; i <= total; i++) {
               const t = await toolTurn(p, `${TRIGGER} ${i}`, 1);
               times.push(t.result.at - t.sentAt);
               if (i === FROM_TURN) atFrom = await sample(p, gcOut);
-              else if (i > FROM_TURN && !gcOut) series.push([i, p.rssKiB()]);
+              else if (i > FROM_TURN && i < total && !gcOut) series.push([i, p.rssKiB()]);
+              else if (i > FROM_TURN && i < total && i % 10 === 0) series.push([i, (await sample(p, gcOut)).rssKiB]);
             }
             const atEnd = await sample(p, gcOut);
-            if (!gcOut) series.unshift([FROM_TURN, atFrom.rssKiB]);
+            series.unshift([FROM_TURN, atFrom.rssKiB]);
+            series.push([total, atEnd.rssKiB]);
             const turns = total - FROM_TURN;
             const mib = (kib: number | undefined): string => ((kib ?? Number.NaN) / 1024).toFixed(1);
             if (atFrom.heapKiB !== undefined && atEnd.heapKiB !== undefined) {
@@ -124,13 +127,13 @@ export const session200Turns: Benchmark = {
               };
             }
             const twoPoint = (atEnd.rssKiB - atFrom.rssKiB) / turns;
-            const fit = gcOut ? undefined : slope(series);
+            const fit = slope(series);
             return {
               ...base(s),
               n: turns,
               nLabel: 'turns',
-              median: fit ?? twoPoint,
-              note: `${s.gc ? 'forced GC: ' : ''}VmRSS ${mib(atFrom.rssKiB)} MiB after turn ${FROM_TURN}, ${mib(atEnd.rssKiB)} MiB after turn ${total}${fit === undefined ? '' : ` (two-point ${twoPoint.toFixed(1)} KiB/turn; range ${mib(Math.min(...series.map((x) => x[1])))}–${mib(Math.max(...series.map((x) => x[1])))} MiB)`}; median turn ${summarize(times).median.toFixed(1)} ms`,
+              median: fit,
+              note: `${s.gc ? 'forced GC: ' : ''}VmRSS ${mib(atFrom.rssKiB)} MiB after turn ${FROM_TURN}, ${mib(atEnd.rssKiB)} MiB after turn ${total} (two-point ${twoPoint.toFixed(1)} KiB/turn; range ${mib(Math.min(...series.map((x) => x[1])))}–${mib(Math.max(...series.map((x) => x[1])))} MiB); median turn ${summarize(times).median.toFixed(1)} ms`,
             };
           });
         });

@@ -3,8 +3,9 @@
 // generation; V8 frees them only when the old generation reaches a limit it sets generously for throughput, so
 // a long session's resident memory kept climbing by ~20 KiB a turn with only ~3 KiB of it live
 // (BENCHMARKS.md, session-200-turns). The end of a turn is the natural idle point: once the heap has grown by a
-// quarter of what was live after the last collection (at least 1 MiB), one full collection (~1-3 ms on a
-// session's heap) runs there, after the result is written, so memory follows the live data.
+// tenth of what was live after the last collection (at least 1 MiB), one full collection (~1-3 ms on a
+// session's heap, every ~50 turns of that benchmark) runs there, after the result is written, so memory
+// follows the live data. The cost stays proportional: a collection of a heap of L bytes needs L/10 of growth.
 //
 // The collector comes from a fresh context: launch.ts sets --expose-gc at start-up, which gives `gc` to new
 // contexts without adding it to agentd's own global. Without the flag (tests, `node` embedding) this is a no-op.
@@ -12,7 +13,7 @@ import { getHeapStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 const MIN_GROWTH_BYTES = 1024 * 1024;
-const GROWTH_FRACTION = 0.25;
+const GROWTH_FRACTION = 0.1;
 
 export interface TurnEndCollector {
   /** Call when a turn's result has been written. */

@@ -8,34 +8,40 @@ describe('turn-end garbage collection', () => {
     vi.useRealTimers();
   });
 
-  it('collects once the heap has grown by a quarter of the live size (at least 1 MiB), after the turn, not during it', () => {
+  it('collects once the heap has grown by a tenth of the live size (at least 1 MiB), after the turn, not during it', () => {
     vi.useFakeTimers({ toFake: ['setImmediate'] });
     let heap = 8 * MiB;
+    let live = 9 * MiB;
     const collections: number[] = [];
     const gc = (): void => {
       collections.push(heap);
-      heap = 9 * MiB; // what stays live
+      heap = live; // what stays live
     };
     const c = createTurnEndCollector({ used: () => heap, gc });
     heap = 8 * MiB + MiB / 2;
     c.turnEnded();
     vi.runAllTimers();
     expect(collections).toEqual([]); // +0.5 MiB: below the 1 MiB floor
-    heap = 10.1 * MiB;
+    heap = 9.2 * MiB;
     c.turnEnded();
     expect(collections).toEqual([]); // scheduled after the result, not run inside turnEnded
     vi.runAllTimers();
-    expect(collections).toEqual([10.1 * MiB]);
-    // Live is now 9 MiB: the next collection needs 9 / 4 = 2.25 MiB of growth.
-    heap = 11 * MiB;
+    expect(collections).toEqual([9.2 * MiB]);
+    // A big live heap: 100 MiB needs 10 MiB of growth.
+    live = 100 * MiB;
+    heap = 10.5 * MiB;
     c.turnEnded();
     vi.runAllTimers();
-    expect(collections).toEqual([10.1 * MiB]);
-    heap = 11.5 * MiB;
+    expect(collections).toEqual([9.2 * MiB, 10.5 * MiB]);
+    heap = 109 * MiB;
     c.turnEnded();
     c.turnEnded(); // two results before the check: one check
     vi.runAllTimers();
-    expect(collections).toEqual([10.1 * MiB, 11.5 * MiB]);
+    expect(collections).toEqual([9.2 * MiB, 10.5 * MiB]);
+    heap = 110.5 * MiB;
+    c.turnEnded();
+    vi.runAllTimers();
+    expect(collections).toEqual([9.2 * MiB, 10.5 * MiB, 110.5 * MiB]);
   });
 
   it('measures growth from a collection V8 made on its own', () => {
