@@ -2,14 +2,14 @@
 // leaves objects that lived through it (headers, signals, parsed events) and were promoted to the old
 // generation; V8 frees them only when the old generation reaches a limit it sets generously for throughput, so
 // a long session's resident memory kept climbing by ~20 KiB a turn with only ~3 KiB of it live
-// (BENCHMARKS.md, session-200-turns). The end of a turn is the natural idle point: once the heap has grown by a
+// (BENCHMARKS.md, session-200-turns). The end of a turn is the natural idle point: once the old generation has grown by a
 // tenth of what was live after the last collection (at least 1 MiB), one full collection (~1-3 ms on a
 // session's heap, every ~50 turns of that benchmark) runs there, after the result is written, so memory
 // follows the live data. The cost stays proportional: a collection of a heap of L bytes needs L/10 of growth.
 //
 // The collector comes from a fresh context: launch.ts sets --expose-gc at start-up, which gives `gc` to new
 // contexts without adding it to agentd's own global. Without the flag (tests, `node` embedding) this is a no-op.
-import { getHeapStatistics } from 'node:v8';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 const MIN_GROWTH_BYTES = 1024 * 1024;
@@ -31,8 +31,15 @@ function exposedGc(): Gc | undefined {
   }
 }
 
+/** Bytes in use outside the young generation: what only a full collection frees (new space empties itself). */
+function oldGenerationUsed(): number {
+  let n = 0;
+  for (const s of getHeapSpaceStatistics()) if (!s.space_name.startsWith('new_')) n += s.space_used_size;
+  return n;
+}
+
 export function createTurnEndCollector(opts: { used?: () => number; gc?: Gc | null } = {}): TurnEndCollector {
-  const used = opts.used ?? (() => getHeapStatistics().used_heap_size);
+  const used = opts.used ?? oldGenerationUsed;
   let gc: Gc | null | undefined = opts.gc;
   let baseline = used();
   let live = baseline;
