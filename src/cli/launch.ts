@@ -73,8 +73,10 @@ export function load(file: string): unknown {
  * Memory settings for a long-running daemon, applied at run time because V8 flags given on the command line
  * (even through bin/agentd) cost ~8 ms of start-up: with any flag set, Node's embedded code cache for its
  * built-in modules no longer matches and every built-in is compiled from source. Set here, only the built-ins
- * loaded later miss it (node:http with the first model call, node:child_process with the first Bash: a
- * one-time cost of a few ms each). agentd's own code caches are written and read under these flags.
+ * loaded later miss it: node:http/https and undici's Headers with the first model call, node:child_process
+ * with the first Bash. That is a one-time cost, but not a small one: the first result through the loopback
+ * bench went from ~82 to ~113 ms (BENCHMARKS.md, "First result"). agentd's own code caches are written and
+ * read under these flags.
  *  - --semi-space-growth-factor=1: the young generation keeps its initial 1 MiB semi-spaces. By default V8
  *    doubles them up to 16 MiB as a session runs: +30 MiB of resident memory over a 200-turn session
  *    (BENCHMARKS.md, session-200-turns). The price is more young-generation GCs: ~20% of the synthetic
