@@ -5,16 +5,53 @@
 // own lazy requires of each other (./agentd-tools.js, ./agentd-sdk.js) go through the same loader.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /**
- * The built-in modules the daemon needs before it answers `initialize`, loaded before V8's flags change (see
- * tuneV8): Node compiles its built-ins from an embedded code cache that is only valid for the default flags.
- * (Plain require calls: a bundler drops side-effect-only imports of built-ins.)
+ * V8 settings for a long-running daemon (see tuneV8), and every flag they change back at its default value:
+ * --liftoff-only also turns off --wasm-tier-up and --wasm-dynamic-tiering (V8 flag implications), and with any
+ * of them left changed Node's code cache stays invalid (measured: 35 ms to load node:http & co. instead of 15).
  */
+const TUNED = ['--semi-space-growth-factor=1', '--liftoff-only', '--expose-gc'];
+const DEFAULTS = ['--semi-space-growth-factor=2', '--no-liftoff-only', '--liftoff', '--wasm-tier-up', '--wasm-dynamic-tiering', '--no-expose-gc'];
+let tuned = false;
+
+/** The built-ins the daemon needs before it answers `initialize`, loaded before the flags change. */
 const EARLY_BUILTINS = ['node:console', 'node:net', 'node:os', 'node:stream', 'node:stream/promises', 'node:string_decoder'];
+
+/**
+ * Runs `fn` (loading built-in modules) under V8's default flags: Node compiles its built-ins from an embedded
+ * code cache that is valid only while every V8 flag has its default value. (agentd's own bundles are compiled,
+ * and their caches written, under the tuned flags: the same every run, so those caches stay valid.)
+ */
+function withDefaultFlags<T>(fn: () => T): T {
+  if (!tuned) return fn();
+  for (const f of DEFAULTS) setFlagsFromString(f);
+  try {
+    return fn();
+  } finally {
+    for (const f of TUNED) setFlagsFromString(f);
+  }
+}
+
+/**
+ * Built-ins a lazy bundle's code needs, loaded just before the bundle under the default flags rather than on
+ * first use under the tuned ones (without Node's code cache: node:http, node:https and undici, which the SDK's
+ * Headers pulls in, take 35 ms instead of 15 on the first model call).
+ */
+const WITH_BUNDLE: Record<string, () => void> = {
+  'agentd-sdk.js': () => {
+    require('node:http');
+    require('node:https');
+    void new Headers();
+    void new Response(null);
+  },
+  'agentd-tools.js': () => {
+    require('node:child_process');
+  },
+};
 
 type Wrapped = (exports: unknown, require: NodeJS.Require, module: unknown, filename: string, dirname: string) => void;
 
@@ -62,6 +99,8 @@ export function load(file: string): unknown {
   if (loaded.has(file)) return loaded.get(file);
   const mod = { exports: {} as unknown, id: file, filename: file, loaded: false };
   loaded.set(file, mod.exports);
+  const preload = WITH_BUNDLE[basename(file)];
+  if (preload) withDefaultFlags(preload);
   const fn = cachedScript(file).runInThisContext() as Wrapped;
   fn.call(mod.exports, mod.exports, requireFor(file), mod, file, dirname(file));
   mod.loaded = true;
@@ -70,36 +109,33 @@ export function load(file: string): unknown {
 }
 
 /**
- * Memory settings for a long-running daemon, applied at run time because V8 flags given on the command line
- * (even through bin/agentd) cost ~8 ms of start-up: with any flag set, Node's embedded code cache for its
- * built-in modules no longer matches and every built-in is compiled from source. Set here, only the built-ins
- * loaded later miss it: node:http/https and undici's Headers with the first model call, node:child_process
- * with the first Bash. That is a one-time cost, but not a small one: the first result through the loopback
- * bench went from ~82 to ~113 ms (BENCHMARKS.md, "First result"). agentd's own code caches are written and
- * read under these flags.
- *  - --semi-space-growth-factor=1: the young generation keeps its initial 1 MiB semi-spaces. By default V8
- *    doubles them up to 16 MiB as a session runs: +30 MiB of resident memory over a 200-turn session
+ * Memory settings for a long-running daemon, applied at run time after the built-ins `initialize` needs are
+ * loaded: a V8 flag on node's command line (even through bin/agentd) costs ~8 ms of start-up, because Node's
+ * embedded code cache for its built-in modules is valid only under the default flags. Built-ins needed later
+ * are loaded with the lazy bundles, through withDefaultFlags, for the same reason.
+ *  - --semi-space-growth-factor=1: the young generation keeps the 1 MiB semi-spaces it starts with. By default
+ *    V8 doubles them up to 16 MiB as a session runs: +30 MiB of resident memory over a 200-turn session
  *    (BENCHMARKS.md, session-200-turns). The price is more young-generation GCs: ~20% of the synthetic
  *    200k-deltas stream benchmark, nothing a model's real stream rate comes near.
- *  - --liftoff-only: the shell parser (tree-sitter, WebAssembly) stays on V8's baseline compiler. Optimising
- *    its hot functions costs ~15 MiB of compiler memory that glibc keeps; parsing a command takes
- *    microseconds either way. (--no-wasm-tier-up has no effect once V8 is running; this does.)
+ *  - --liftoff-only: the shell parser (tree-sitter, WebAssembly) stays on V8's baseline compiler. Optimising its
+ *    hot functions costs ~15 MiB of compiler memory that glibc keeps; parsing a command takes microseconds
+ *    either way. (--no-wasm-tier-up has no effect once V8 is running; this does.)
+ *  - --expose-gc: for memory.ts (collection at turn ends). Only contexts created from now on get `gc`, not
+ *    agentd's own.
  */
 function tuneV8(): void {
   for (const id of EARLY_BUILTINS) require(id);
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--liftoff-only');
-  // For memory.ts (collection at turn ends): only contexts created from now on get `gc`, not agentd's own.
-  setFlagsFromString('--expose-gc');
+  for (const f of TUNED) setFlagsFromString(f);
+  tuned = true;
 }
 
 export function launch(file: string): void {
-  tuneV8();
   // bin/agentd sets GLIBC_TUNABLES for this process only (glibc has read it by now): tools, hooks and MCP
   // servers get the environment the host gave agentd.
   if (process.env['AGENTD_SET_GLIBC_TUNABLES'] === '1') {
     delete process.env['GLIBC_TUNABLES'];
     delete process.env['AGENTD_SET_GLIBC_TUNABLES'];
   }
+  tuneV8();
   load(file);
 }
