@@ -11,6 +11,23 @@ const OWN_PIECE_CHARS = 1024;
 /** Joined text is cut before it reaches this length (two-byte strings of 32 KiB, far below 128 KiB). */
 const MAX_JOINED_CHARS = 16 * 1024;
 
+/**
+ * JSON of frozen objects, kept while they live: a frozen object cannot change, so its JSON cannot either. The
+ * conversation history is frozen (session/history.ts) and sent again with every request; this turns the
+ * serialisation of a long history into a lookup per message.
+ */
+const frozenJson = new WeakMap<object, string>();
+
+function stringify(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v);
+  let s = frozenJson.get(v);
+  if (s === undefined) {
+    s = JSON.stringify(v);
+    frozenJson.set(v, s);
+  }
+  return s;
+}
+
 export interface JsonChunks {
   /** Concatenated, exactly JSON.stringify(value). */
   chunks: string[];
@@ -53,13 +70,13 @@ export function jsonInChunks(value: Readonly<Record<string, unknown>>, ownPieceC
     add(`${first ? '' : ','}${JSON.stringify(key)}:`);
     first = false;
     if (!Array.isArray(v)) {
-      add(JSON.stringify(v));
+      add(stringify(v) as string);
       continue;
     }
     add('[');
     for (let i = 0; i < v.length; i++) {
       if (i > 0) add(',');
-      add(JSON.stringify(v[i]) ?? 'null');
+      add(stringify(v[i]) ?? 'null');
     }
     add(']');
   }

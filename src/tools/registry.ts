@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import type { ToolDefinition } from '../model/types.js';
 import type { AnyTool } from './tool.js';
+import { deepFreeze } from '../util/freeze.js';
 
 export class ToolRegistry {
   private readonly byName = new Map<string, AnyTool>();
@@ -31,16 +32,24 @@ export class ToolRegistry {
     return [...this.byName.keys()];
   }
 
-  /** API tool definitions, computed once (schemas do not change during a session). */
+  /**
+   * API tool definitions, computed once (schemas do not change during a session) and frozen, so every request
+   * reuses their JSON (model/request-body.ts). The schemas are copies: the tools' own objects stay unfrozen.
+   */
   definitions(): ToolDefinition[] {
-    this.defs ??= [...this.byName.values()].map((t) => ({
-      name: t.name,
-      description: t.description,
-      input_schema: t.inputJsonSchema ?? toApiSchema(t.inputSchema),
-    }));
+    this.defs ??= Object.freeze(
+      [...this.byName.values()].map((t) =>
+        deepFreeze({
+          name: t.name,
+          description: t.description,
+          input_schema: structuredClone(t.inputJsonSchema ?? toApiSchema(t.inputSchema)),
+        }),
+      ),
+    ) as ToolDefinition[];
     return this.defs;
   }
 }
+
 
 export function toApiSchema(schema: z.ZodMiniType): Record<string, unknown> {
   const js = z.toJSONSchema(schema, { target: 'draft-07', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;

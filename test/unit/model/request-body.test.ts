@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../../src/model/anthropic.js';
 import { jsonInChunks } from '../../../src/model/request-body.js';
+import { Conversation } from '../../../src/session/history.js';
+import { createReadTool } from '../../../src/tools/builtin/read.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import { deepFreeze } from '../../../src/util/freeze.js';
 import type { ApiMessage, ModelRequest } from '../../../src/model/types.js';
 import { type LoopbackServer, startLoopbackServer } from '../../support/loopback-server.js';
 
@@ -66,5 +70,30 @@ describe('the Anthropic adapter sends the chunked body', () => {
       'x-extra': '1',
     });
     expect(rec?.headers['transfer-encoding']).toBeUndefined();
+  });
+});
+
+describe('jsonInChunks of frozen values', () => {
+  it('gives the same text for frozen values, again and again (their JSON is kept)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.jsonValue(), { maxLength: 20 }), (items) => {
+        const frozen = deepFreeze({ messages: structuredClone(items), tools: deepFreeze(structuredClone(items)) });
+        const whole = JSON.stringify(frozen);
+        expect(jsonInChunks(frozen).chunks.join('')).toBe(whole);
+        expect(jsonInChunks(frozen).chunks.join('')).toBe(whole);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the history and the tool definitions reach the serialiser frozen', () => {
+    const c = new Conversation();
+    c.appendUser('hi');
+    c.appendAssistant([{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/x' } }]);
+    c.appendUser([{ type: 'tool_result', tool_use_id: 't1', content: 'x' }]);
+    const [first, second] = c.messages;
+    expect([Object.isFrozen(first), Object.isFrozen(second), Object.isFrozen((second?.content as Array<{ input: object }>)[0]?.input)]).toEqual([true, true, true]);
+    const defs = new ToolRegistry([createReadTool()]).definitions();
+    expect([Object.isFrozen(defs), Object.isFrozen(defs[0]?.input_schema)]).toEqual([true, true]);
   });
 });
