@@ -12,20 +12,30 @@ const OWN_PIECE_CHARS = 1024;
 const MAX_JOINED_CHARS = 16 * 1024;
 
 /**
- * JSON of frozen objects, kept while they live: a frozen object cannot change, so its JSON cannot either. The
- * conversation history is frozen (session/history.ts) and sent again with every request; this turns the
- * serialisation of a long history into a lookup per message.
+ * JSON of frozen objects (and its UTF-8 length), kept while they live: a frozen object cannot change, so its
+ * JSON cannot either. The conversation history is frozen (session/history.ts) and sent again with every request;
+ * this turns the serialisation of a long history into a lookup per message.
  */
-const frozenJson = new WeakMap<object, string>();
+const frozenJson = new WeakMap<object, Json>();
 
-function stringify(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return JSON.stringify(v);
-  let s = frozenJson.get(v);
-  if (s === undefined) {
-    s = JSON.stringify(v);
-    frozenJson.set(v, s);
+interface Json {
+  text: string;
+  bytes: number;
+}
+
+function toJson(v: unknown): Json {
+  const text = JSON.stringify(v) ?? 'null';
+  return { text, bytes: Buffer.byteLength(text) };
+}
+
+function stringify(v: unknown): Json {
+  if (typeof v !== 'object' || v === null || !Object.isFrozen(v)) return toJson(v);
+  let j = frozenJson.get(v);
+  if (j === undefined) {
+    j = toJson(v);
+    frozenJson.set(v, j);
   }
-  return s;
+  return j;
 }
 
 export interface JsonChunks {
@@ -45,42 +55,43 @@ export function jsonInChunks(value: Readonly<Record<string, unknown>>, ownPieceC
   const chunks: string[] = [];
   let byteLength = 0;
   let joined = '';
-  const push = (piece: string): void => {
-    chunks.push(piece);
-    byteLength += Buffer.byteLength(piece);
+  const flush = (): void => {
+    if (joined.length > 0) chunks.push(joined);
+    joined = '';
   };
-  const add = (text: string): void => {
+  // `bytes`: the text's UTF-8 length, when known (the JSON punctuation added here is ASCII).
+  const add = (text: string, bytes = text.length): void => {
+    byteLength += bytes;
     if (text.length >= ownPieceChars) {
-      if (joined.length > 0) push(joined);
-      joined = '';
-      push(text);
+      flush();
+      chunks.push(text);
       return;
     }
     joined += text;
-    if (joined.length >= MAX_JOINED_CHARS) {
-      push(joined);
-      joined = '';
-    }
+    if (joined.length >= MAX_JOINED_CHARS) flush();
   };
+  const addJson = (j: Json): void => add(j.text, j.bytes);
   add('{');
   let first = true;
   for (const key of Object.keys(value)) {
     const v = value[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    add(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    if (!first) add(',');
+    addJson(toJson(key));
+    add(':');
     first = false;
     if (!Array.isArray(v)) {
-      add(stringify(v) as string);
+      addJson(stringify(v));
       continue;
     }
     add('[');
     for (let i = 0; i < v.length; i++) {
       if (i > 0) add(',');
-      add(stringify(v[i]) ?? 'null');
+      addJson(stringify(v[i]));
     }
     add(']');
   }
   add('}');
-  if (joined.length > 0) push(joined);
+  flush();
   return { chunks, byteLength };
 }
