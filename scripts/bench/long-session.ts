@@ -85,7 +85,9 @@ export const session200Turns: Benchmark = {
       metric: `RSS growth per turn (turn ${FROM_TURN} → ${total})${s.gc ? ', forced GC' : ''}`,
       subject: s.label,
       unit: 'KiB/turn',
-      ...agentdTarget(s, '<=', 16),
+      // The target is the plain measurement's (the task's); the forced-GC rows are a diagnostic: they add two
+      // full GCs per sample to the process they measure, and show what growth is live rather than garbage.
+      ...(s.gc ? {} : agentdTarget(s, '<=', 16)),
     });
     return ctx.withLoopback(scenario, async (server) => {
       const rows: Row[] = [];
