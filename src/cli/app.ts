@@ -138,7 +138,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
   });
   let lastResult: OutboundFrame | undefined;
-  const collector = createTurnEndCollector();
+  const collector = createTurnEndCollector({ onCollect: (r) => logger.debug(r, 'turn-end garbage collection') });
   const out: FrameOut = {
     write: (f) => {
       if (f.type === 'result') {

@@ -38,7 +38,16 @@ function oldGenerationUsed(): number {
   return n;
 }
 
-export function createTurnEndCollector(opts: { used?: () => number; gc?: Gc | null } = {}): TurnEndCollector {
+export interface CollectionReport {
+  /** Old-generation bytes in use before and after the collection. */
+  before: number;
+  after: number;
+  ms: number;
+}
+
+export function createTurnEndCollector(
+  opts: { used?: () => number; gc?: Gc | null; onCollect?: (r: CollectionReport) => void } = {},
+): TurnEndCollector {
   const used = opts.used ?? oldGenerationUsed;
   let gc: Gc | null | undefined = opts.gc;
   let baseline = used();
@@ -52,9 +61,11 @@ export function createTurnEndCollector(opts: { used?: () => number; gc?: Gc | nu
     if (now - baseline < Math.max(MIN_GROWTH_BYTES, live * GROWTH_FRACTION)) return;
     if (gc === undefined) gc = exposedGc() ?? null;
     if (gc === null) return;
+    const t0 = performance.now();
     gc();
     live = used();
     baseline = live;
+    opts.onCollect?.({ before: now, after: live, ms: performance.now() - t0 });
   };
   return {
     turnEnded() {

@@ -113,6 +113,32 @@ describe('bin/agentd executed directly (as the SDKs run it)', () => {
     expect(r.cmdline.slice(1, 2)).toEqual([AGENTD]);
   });
 
+  it('collects garbage at turn ends under its run-time V8 settings, for a long session, without failing a turn', async () => {
+    const cwd = tempDir('agentd-cwd-');
+    writeFileSync(join(cwd, 'big.txt'), `${'a line of text that makes each tool result big enough\n'.repeat(1500)}`);
+    const scenario = scenarioFile({
+      rules: [
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: '{{cwd}}/big.txt' } }] } },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const env = baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted', AGENTD_LOG_LEVEL: 'debug' });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--allowedTools', 'Read'], env, cwd, direct: true });
+    d.send(initializeFrame());
+    const turns = 40;
+    for (let i = 0; i < turns; i++) {
+      d.send(userFrame(`read it ${i}`));
+      await d.waitFor((f) => f['type'] === 'result' && d.tap.frames.filter((x) => x['type'] === 'result').length === i + 1);
+    }
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    const results = d.tap.frames.filter((f) => f['type'] === 'result');
+    expect(results.map((r) => r['subtype'])).toEqual(Array.from({ length: turns }, () => 'success'));
+    // ~80 KiB of history a turn: the old generation passes the 1 MiB floor several times.
+    const collections = d.stderr().split('\n').filter((l) => l.includes('turn-end garbage collection'));
+    expect(collections.length).toBeGreaterThan(0);
+  });
+
   it("leaves the caller's own GLIBC_TUNABLES alone, for agentd and its tools", async () => {
     const r = await toolOutput(baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted', GLIBC_TUNABLES: 'glibc.malloc.check=0' }));
     expect(r.output).toBe('T=[glibc.malloc.check=0] M=[unset]');
