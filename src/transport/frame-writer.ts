@@ -59,11 +59,30 @@ export class FrameWriter {
   /** Queues one frame. Returns a promise only when the caller should wait for the host to read. */
   write(frame: unknown): Promise<void> | undefined {
     if (this.closed) return undefined;
-    let line = serializeFrame(frame);
+    return this.queueJson(JSON.stringify(frame), frame);
+  }
+
+  /**
+   * Queues a frame that is already serialised (one line of JSON, no newline). Same guarantees as `write`.
+   */
+  writeLine(json: string): Promise<void> | undefined {
+    if (this.closed) return undefined;
+    return this.queueJson(json, undefined);
+  }
+
+  /**
+   * U+2028/U+2029 are escaped when the batch is written (flush), once for all its lines, not line by line
+   * (which would also flatten each line's string, built by concatenation on the stream_event hot path, only for
+   * the batch to be flattened again). Only a line that may be over the cap is escaped here, to be measured as
+   * it will be written.
+   */
+  private queueJson(json: string, frame: unknown): Promise<void> | undefined {
+    let line = json;
     // Cheap upper bound first: UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (line.length * 3 > this.opts.maxLineBytes) {
+      line = escapeLineSeparators(line);
       const bytes = Buffer.byteLength(line);
-      if (bytes > this.opts.maxLineBytes) line = this.shrink(frame, bytes);
+      if (bytes > this.opts.maxLineBytes) line = this.shrink(frame ?? (JSON.parse(line) as unknown), bytes);
     }
     return this.enqueue(line);
   }
@@ -83,23 +102,6 @@ export class FrameWriter {
       return new Promise((resolve) => this.waiters.push(resolve));
     }
     return undefined;
-  }
-
-  /**
-   * Queues a frame that is already serialised (one line of JSON, no newline). Same guarantees as `write`.
-   * U+2028/U+2029 are escaped when the batch is written (flush), not here: testing each line would flatten
-   * each line's string (the stream_event hot path builds them by concatenation) only for the batch to be
-   * flattened again.
-   */
-  writeLine(json: string): Promise<void> | undefined {
-    if (this.closed) return undefined;
-    let line = json;
-    if (line.length * 3 > this.opts.maxLineBytes) {
-      line = escapeLineSeparators(line);
-      const bytes = Buffer.byteLength(line);
-      if (bytes > this.opts.maxLineBytes) line = this.shrink(JSON.parse(line) as unknown, bytes);
-    }
-    return this.enqueue(line);
   }
 
   /** Resolves when every queued frame has been handed to the stream (or the stream is gone). */
@@ -137,7 +139,7 @@ export class FrameWriter {
       if (!this.needDrain) this.release();
       return;
     }
-    // Lines from writeLine are escaped here, once per batch (write() lines already are: a no-op for them).
+    // Every line's U+2028/U+2029 are escaped here, once per batch (see queueJson).
     // Handed over as bytes: a batch the pipe cannot take at once waits in the stream's buffer, and as a string
     // it would be copied by every young-generation GC until the host reads it; a Buffer's bytes live outside
     // the JS heap (the encoding to UTF-8 happens once either way).
