@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { FileStateCache } from './file-state.js';
 import { groupAlive } from './process-groups.js';
-import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs, bytesFromEnv } from './shell/kept-outputs.js';
+import { positiveNumber } from '../util/env.js';
+import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
 
 /** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
@@ -100,8 +101,8 @@ export function createToolEnvironment(opts: {
   spillDir?: string;
 }): ToolEnvironment {
   let spill = opts.spillDir;
-  const keptOutputs = new KeptOutputs(bytesFromEnv(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES'], DEFAULT_KEPT_OUTPUT_BYTES));
-  const maxOutputFileBytes = bytesFromEnv(opts.env['AGENTD_MAX_OUTPUT_FILE_BYTES'], DEFAULT_MAX_OUTPUT_FILE_BYTES);
+  const keptOutputs = new KeptOutputs(positiveNumber(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES']) ?? DEFAULT_KEPT_OUTPUT_BYTES);
+  const maxOutputFileBytes = positiveNumber(opts.env['AGENTD_MAX_OUTPUT_FILE_BYTES']) ?? DEFAULT_MAX_OUTPUT_FILE_BYTES;
   const bg = opts.background;
   const empty = new EmptyBackgroundRegistry();
   return {

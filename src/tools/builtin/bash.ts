@@ -25,6 +25,7 @@ import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { loadProcessSupport } from '../process.js';
+import { positiveNumber } from '../../util/env.js';
 import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, isShellTaskRegistry, releaseWhenGone } from './background.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -78,14 +79,9 @@ export interface BashToolOptions {
   projectDir?: string;
 }
 
-function positive(v: string | undefined): number | undefined {
-  const n = v === undefined ? NaN : Number(v);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 export function resolveTimeouts(env: Readonly<Record<string, string>>, opts: BashToolOptions): { def: number; max: number } {
-  const def = opts.defaultTimeoutMs ?? positive(env['BASH_DEFAULT_TIMEOUT_MS']) ?? DEFAULT_TIMEOUT_MS;
-  const max = Math.max(def, opts.maxTimeoutMs ?? positive(env['BASH_MAX_TIMEOUT_MS']) ?? MAX_TIMEOUT_MS);
+  const def = opts.defaultTimeoutMs ?? positiveNumber(env['BASH_DEFAULT_TIMEOUT_MS']) ?? DEFAULT_TIMEOUT_MS;
+  const max = Math.max(def, opts.maxTimeoutMs ?? positiveNumber(env['BASH_MAX_TIMEOUT_MS']) ?? MAX_TIMEOUT_MS);
   return { def, max };
 }
 

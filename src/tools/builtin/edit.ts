@@ -81,7 +81,6 @@ function mapFsError(e: unknown, path: string, cwd: string): never {
   throw e;
 }
 
-
 export function createEditTool(): Tool<EditInput, EditOutput> {
   return {
     name: 'Edit',

@@ -30,9 +30,3 @@ export class KeptOutputs {
     }
   }
 }
-
-/** A positive byte count from the environment, else the default. */
-export function bytesFromEnv(value: string | undefined, fallback: number): number {
-  const n = value === undefined ? Number.NaN : Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : fallback;
-}

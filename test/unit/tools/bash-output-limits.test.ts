@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBashTool } from '../../../src/tools/builtin/bash.js';
-import { KeptOutputs, bytesFromEnv } from '../../../src/tools/shell/kept-outputs.js';
+import { KeptOutputs } from '../../../src/tools/shell/kept-outputs.js';
+import { positiveNumber } from '../../../src/util/env.js';
 import { type BashHarness, bashHarness, groupGone } from './bash-fixture.js';
 
 describe('KeptOutputs', () => {
@@ -25,7 +26,8 @@ describe('KeptOutputs', () => {
     expect(kept.totalBytes).toBe(1000);
   });
 
-  it('reads its limits from the environment, positive integers only', () => {
+  it('reads its limits from the environment, positive numbers only', () => {
+    const bytesFromEnv = (v: string | undefined, fallback: number): number => positiveNumber(v) ?? fallback;
     expect([bytesFromEnv('1000', 7), bytesFromEnv(undefined, 7), bytesFromEnv('0', 7), bytesFromEnv('-5', 7), bytesFromEnv('1e3x', 7)]).toEqual([1000, 7, 7, 7, 7]);
   });
 });
