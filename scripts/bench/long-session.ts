@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BenchProc } from './proc.js';
 import { initialize, perSubject, start, toolTurn, using } from './session.js';
-import { summarize } from './stats.js';
+import { slope, summarize } from './stats.js';
 import { type Subject, agentdScriptedSubject, agentdSubject } from './subjects.js';
 import { fixtureDir, read, toolPlace, toolScenario, toolStart, writeScenario } from './tool-fixtures.js';
 import { type Benchmark, type Row, agentdTarget } from './types.js';
@@ -27,20 +27,6 @@ interface MemSample {
   rssKiB: number;
   /** JS heap in use after the forced GC (GC variant only). */
   heapKiB?: number;
-}
-
-/** Least-squares slope of y over x: a growth rate that does not hinge on where two samples fall in GC cycles. */
-function slope(points: ReadonlyArray<readonly [number, number]>): number {
-  const n = points.length;
-  const mx = points.reduce((a, [x]) => a + x, 0) / n;
-  const my = points.reduce((a, [, y]) => a + y, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [x, y] of points) {
-    num += (x - mx) * (y - my);
-    den += (x - mx) * (x - mx);
-  }
-  return num / den;
 }
 
 function gcLines(file: string): string[] {

@@ -27,3 +27,17 @@ export function summarize(values: readonly number[]): Summary {
     mean: n ? sorted.reduce((a, b) => a + b, 0) / n : Number.NaN,
   };
 }
+
+/** Least-squares slope of y over x: a growth rate that does not hinge on where two samples fall in GC cycles. */
+export function slope(points: ReadonlyArray<readonly [number, number]>): number {
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const [x, y] of points) {
+    num += (x - mx) * (y - my);
+    den += (x - mx) * (x - mx);
+  }
+  return num / den;
+}
