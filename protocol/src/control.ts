@@ -39,6 +39,31 @@ export const SetMaxThinkingTokensRequest = z.looseObject({
 
 export const McpStatusRequest = z.looseObject({ subtype: z.literal('mcp_status') });
 
+/**
+ * A short title for the session (hidden SDK method `generateSessionTitle(description, {persist})`; the current
+ * claude-agent-acp sends it for every new prompt). Claude Code asks a model; agentd derives the title locally
+ * unless `agentd_use_model` asks for a model-written one (an agentd extension; see protocol/CHANGELOG.md).
+ */
+export const GenerateSessionTitleRequest = z.looseObject({
+  subtype: z.literal('generate_session_title'),
+  description: z.string(),
+  persist: z.optional(z.nullable(z.boolean())),
+  agentd_use_model: z.optional(z.nullable(z.boolean())),
+});
+
+/** `getContextUsage({detail})`: a breakdown of the context window by category. */
+export const GetContextUsageRequest = z.looseObject({
+  subtype: z.literal('get_context_usage'),
+  detail: z.optional(z.nullable(z.enum(['summary', 'full']))),
+});
+
+/** Hidden SDK method `enableRemoteControl(enabled, name?)` (claude.ai Remote Control); the adapter's `/remote-control`. */
+export const RemoteControlRequest = z.looseObject({
+  subtype: z.literal('remote_control'),
+  enabled: z.boolean(),
+  name: z.optional(z.nullable(z.string())),
+});
+
 /** Subtypes agentd implements; everything else gets `unsupported_request`. */
 export const SUPPORTED_CONTROL_SUBTYPES = [
   'initialize',
@@ -47,6 +72,9 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'set_model',
   'set_max_thinking_tokens',
   'mcp_status',
+  'generate_session_title',
+  'get_context_usage',
+  'remote_control',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -57,6 +85,9 @@ export const CONTROL_REQUEST_SCHEMAS = {
   set_model: SetModelRequest,
   set_max_thinking_tokens: SetMaxThinkingTokensRequest,
   mcp_status: McpStatusRequest,
+  generate_session_title: GenerateSessionTitleRequest,
+  get_context_usage: GetContextUsageRequest,
+  remote_control: RemoteControlRequest,
 } as const;
 
 export type ControlRequestOf<S extends SupportedControlSubtype> = z.infer<(typeof CONTROL_REQUEST_SCHEMAS)[S]>;
@@ -120,3 +151,92 @@ export const SetPermissionModeResponse = z.strictObject({ mode: PermissionMode }
 export const McpStatusResponse = z.strictObject({
   mcpServers: z.array(z.looseObject({ name: z.string(), status: z.string() })),
 });
+
+/** `null` when the description holds nothing to title (as Claude Code answers for "hi"). */
+export const GenerateSessionTitleResponse = z.strictObject({ title: z.nullable(z.string()) });
+export type GenerateSessionTitleResponse = z.infer<typeof GenerateSessionTitleResponse>;
+
+/** `{}` when Remote Control is switched off (it never is on with agentd); switching it on is refused. */
+export const RemoteControlResponse = z.strictObject({});
+
+const ContextCategoryId = z.enum([
+  'system_prompt',
+  'system_tools',
+  'mcp_tools',
+  'mcp_instructions',
+  'mcp_tools_deferred',
+  'system_tools_deferred',
+  'custom_agents',
+  'memory_files',
+  'skills',
+  'messages',
+  'autocompact_buffer',
+  'compact_buffer',
+  'free_space',
+]);
+
+const Tokens = z.number().check(z.int(), z.gte(0));
+
+/**
+ * Claude Code's `SDKControlGetContextUsageResponse` (sdk.d.ts of SDK 0.3.330, the authoritative type), the subset
+ * agentd fills. agentd's token counts are estimates (see protocol/CHANGELOG.md), never token-count API calls.
+ */
+export const GetContextUsageResponse = z.strictObject({
+  categories: z.array(
+    z.strictObject({
+      id: ContextCategoryId,
+      name: z.string(),
+      tokens: Tokens,
+      color: z.string(),
+      isDeferred: z.optional(z.boolean()),
+      kind: z.enum(['used', 'free', 'buffer', 'deferred']),
+    }),
+  ),
+  totalTokens: Tokens,
+  maxTokens: Tokens,
+  rawMaxTokens: Tokens,
+  percentage: z.number(),
+  gridRows: z.array(
+    z.array(
+      z.strictObject({
+        color: z.string(),
+        isFilled: z.boolean(),
+        categoryName: z.string(),
+        tokens: Tokens,
+        percentage: z.number(),
+        squareFullness: z.number(),
+      }),
+    ),
+  ),
+  model: z.string(),
+  memoryFiles: z.array(z.strictObject({ path: z.string(), type: z.string(), tokens: Tokens })),
+  mcpTools: z.array(z.strictObject({ name: z.string(), serverName: z.string(), tokens: Tokens, isLoaded: z.optional(z.boolean()) })),
+  systemTools: z.optional(z.array(z.strictObject({ name: z.string(), tokens: Tokens }))),
+  systemPromptSections: z.optional(z.array(z.strictObject({ name: z.string(), tokens: Tokens }))),
+  agents: z.array(z.strictObject({ agentType: z.string(), source: z.string(), tokens: Tokens })),
+  isAutoCompactEnabled: z.boolean(),
+  messageBreakdown: z.optional(
+    z.strictObject({
+      toolCallTokens: Tokens,
+      toolResultTokens: Tokens,
+      attachmentTokens: Tokens,
+      assistantMessageTokens: Tokens,
+      userMessageTokens: Tokens,
+      redirectedContextTokens: Tokens,
+      unattributedTokens: Tokens,
+      toolCallsByType: z.array(z.strictObject({ name: z.string(), callTokens: Tokens, resultTokens: Tokens })),
+      attachmentsByType: z.array(z.strictObject({ name: z.string(), tokens: Tokens })),
+    }),
+  ),
+  apiUsage: z.nullable(
+    z.strictObject({
+      input_tokens: Tokens,
+      output_tokens: Tokens,
+      cache_creation_input_tokens: Tokens,
+      cache_read_input_tokens: Tokens,
+    }),
+  ),
+  /** agentd extension: how the counts were made. Always `"estimate"` today (about 4 characters a token). */
+  agentd_estimate: z.literal('estimate'),
+});
+export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;

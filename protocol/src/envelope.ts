@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'request_failed',
   'session_busy',
   'not_allowed',
+  'not_available',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

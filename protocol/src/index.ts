@@ -1,10 +1,16 @@
 // The wire contract of agentd. Everything a frame can be is defined here and nowhere else.
 import * as z from 'zod/mini';
 import {
+  GenerateSessionTitleRequest,
+  GenerateSessionTitleResponse,
+  GetContextUsageRequest,
+  GetContextUsageResponse,
   InitializeRequest,
   InitializeResponse,
   InterruptRequest,
   InterruptResponse,
+  RemoteControlRequest,
+  RemoteControlResponse,
   SetMaxThinkingTokensRequest,
   SetModelRequest,
   SetPermissionModeRequest,
@@ -106,6 +112,9 @@ export const NAMED_SCHEMAS = {
   HookCallbackRequest,
   InitializeResponse,
   InterruptResponse,
+  GenerateSessionTitleResponse,
+  GetContextUsageResponse,
+  RemoteControlResponse,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,
@@ -114,6 +123,9 @@ export const NAMED_SCHEMAS = {
   SetPermissionModeRequest,
   SetModelRequest,
   SetMaxThinkingTokensRequest,
+  GenerateSessionTitleRequest,
+  GetContextUsageRequest,
+  RemoteControlRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,

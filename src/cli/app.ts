@@ -24,6 +24,7 @@ import { childEnvironment } from '../tools/environment.js';
 import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
+import { buildSystemBlocks } from '../session/system-prompt.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
@@ -311,6 +312,20 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       defaultModel,
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
       mcpStatus: () => [],
+      contextSnapshot: async () => {
+        // The tool definitions are part of the context: load them now if no turn has yet.
+        warmUp();
+        await toolsReady;
+        const { cwd, additionalDirectories } = session.shared.current;
+        const date = new Date().toISOString().slice(0, 10);
+        return {
+          model: settings.model,
+          system: buildSystemBlocks(settings.systemPrompt, { cwd, platform: process.platform, date, model: settings.model, additionalDirectories }),
+          tools: tools.definitions(),
+          messages: session.history,
+        };
+      },
+      persistTitle: (title) => opened.recorder.recordTitle(title),
     }),
     onUser: (f) => session.submit(toQueued(f)),
     logger,

@@ -4,7 +4,9 @@
 import type { InitializeRequest } from '../../protocol/src/index.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
+import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
 import type { ControlHandlers, HandlerResult } from './router.js';
+import { localSessionTitle } from './session-title.js';
 
 export interface HandlerDeps {
   session: Session;
@@ -16,7 +18,19 @@ export interface HandlerDeps {
   /** Called when the permission mode changes (the permission layer's state). */
   onPermissionMode: (mode: PermissionModeName) => void;
   mcpStatus: () => Array<{ name: string; status: string }>;
+  /** What the next model request would carry (for `get_context_usage`). */
+  contextSnapshot: () => Promise<ContextSnapshot>;
+  /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
+  persistTitle: (title: string) => void;
+  /**
+   * A model-written title, for a `generate_session_title` that asks for one (`agentd_use_model`). Absent: such a
+   * request is refused (`not_available`).
+   */
+  modelTitle?: (description: string) => Promise<string | null>;
 }
+
+const REMOTE_CONTROL_REFUSAL =
+  'Remote Control is not available with agentd: it connects a Claude Code session to claude.ai, and agentd runs sessions on this machine only.';
 
 export function createControlHandlers(d: HandlerDeps): ControlHandlers {
   return {
@@ -66,5 +80,25 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     mcp_status: () => ({ ok: true, response: { mcpServers: d.mcpStatus() } }),
+
+    generate_session_title: async (req): Promise<HandlerResult> => {
+      // Local unless the host asks for a model call: an editor asks at every new prompt, and a title is not worth
+      // a paid request the user never made.
+      let title: string | null;
+      if (req.agentd_use_model === true) {
+        if (!d.modelTitle) return { ok: false, code: 'not_available', error: 'A model-written session title is not available in this agentd session.' };
+        title = await d.modelTitle(req.description);
+      } else {
+        title = localSessionTitle(req.description);
+      }
+      if (title !== null && req.persist === true) d.persistTitle(title);
+      return { ok: true, response: { title } };
+    },
+
+    get_context_usage: async () => ({ ok: true, response: estimateContextUsage(await d.contextSnapshot()) }),
+
+    remote_control: (req): HandlerResult =>
+      // Switching off what was never on succeeds; switching on is refused with a message the host can show.
+      req.enabled ? { ok: false, code: 'not_available', error: REMOTE_CONTROL_REFUSAL } : { ok: true, response: {} },
   };
 }

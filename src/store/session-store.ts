@@ -221,7 +221,7 @@ export interface OpenedSession {
   warnings: string[];
 }
 
-const closableNull: ClosableRecorder = { record: () => undefined, flush: async () => undefined, close: () => undefined, linesLost: 0 };
+const closableNull: ClosableRecorder = { record: () => undefined, flush: async () => undefined, close: () => undefined, recordTitle: () => undefined, linesLost: 0 };
 
 export function openSession(o: OpenSessionOptions): OpenedSession {
   const cwd = canonicalProjectPath(o.cwd);

@@ -28,6 +28,8 @@ export interface TranscriptWriterOptions {
 export interface ClosableRecorder extends TranscriptRecorder {
   /** Writes the metadata lines, syncs and closes the file. Later records are counted as lost. */
   close(): void;
+  /** Stores a session title (`generate_session_title` with `persist`): what session lists show. */
+  recordTitle(title: string): void;
   readonly linesLost: number;
 }
 
@@ -141,6 +143,11 @@ export class TranscriptWriter implements ClosableRecorder {
   /** Appends entries as they are (a fork's copied chain); the last one becomes the chain's tail. */
   appendCopied(entries: ReadonlyArray<{ uuid: string; parentUuid: string | null }>): void {
     for (const e of entries) this.appendChained(e, e.uuid, e.parentUuid);
+  }
+
+  /** Claude Code's `ai-title` line; the SDK's session lists prefer it to the last prompt (a custom title wins). */
+  recordTitle(title: string): void {
+    this.appendLine({ type: 'ai-title', aiTitle: title, sessionId: this.opts.context.sessionId });
   }
 
   async flush(): Promise<void> {

@@ -193,6 +193,9 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     set_model: refuse,
     set_max_thinking_tokens: refuse,
     mcp_status: refuse,
+    generate_session_title: refuse,
+    get_context_usage: refuse,
+    remote_control: refuse,
   };
   let n = 0;
   const router = new Router({

@@ -1,0 +1,170 @@
+// `get_context_usage`: Claude Code's context breakdown (SDKControlGetContextUsageResponse), estimated locally.
+// Claude Code counts each category with the token-count API (`detail:"full"`) or from the last response plus
+// local estimates (`"summary"`); agentd makes no API call for either and estimates every row at about four
+// characters a token (the rule its scripted model and its usage fallbacks use). Good enough for a context meter
+// and for the window size an editor shows (`rawMaxTokens`), not for billing. A fuller breakdown (compaction
+// buffer, memory files) comes with compaction.
+import type { GetContextUsageResponse } from '../../protocol/src/index.js';
+import type { ApiMessage, SystemBlock, ToolDefinition } from '../model/types.js';
+import { priceFor } from '../session/pricing.js';
+
+/** What the next model request would carry, as the session would build it now. */
+export interface ContextSnapshot {
+  model: string;
+  system: readonly SystemBlock[];
+  tools: readonly ToolDefinition[];
+  messages: readonly ApiMessage[];
+}
+
+const CHARS_PER_TOKEN = 4;
+const GRID_ROWS = 10;
+const GRID_COLUMNS = 10;
+
+function tokensOf(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+function textTokens(value: unknown): number {
+  return tokensOf(typeof value === 'string' ? value.length : JSON.stringify(value ?? '').length);
+}
+
+/** A block's field whatever its variant (the blocks are typed data, several variants with open shapes). */
+function field(block: object, key: string): unknown {
+  return Reflect.get(block, key) as unknown;
+}
+
+type Breakdown = NonNullable<GetContextUsageResponse['messageBreakdown']>;
+
+function breakdownOf(messages: readonly ApiMessage[]): Breakdown {
+  const b: Breakdown = {
+    toolCallTokens: 0,
+    toolResultTokens: 0,
+    attachmentTokens: 0,
+    assistantMessageTokens: 0,
+    userMessageTokens: 0,
+    redirectedContextTokens: 0,
+    unattributedTokens: 0,
+    toolCallsByType: [],
+    attachmentsByType: [],
+  };
+  const toolNames = new Map<string, string>();
+  const byTool = new Map<string, { name: string; callTokens: number; resultTokens: number }>();
+  const perTool = (name: string): { name: string; callTokens: number; resultTokens: number } => {
+    let t = byTool.get(name);
+    if (!t) byTool.set(name, (t = { name, callTokens: 0, resultTokens: 0 }));
+    return t;
+  };
+  const attachments = new Map<string, number>();
+  for (const m of messages) {
+    if (typeof m.content === 'string') {
+      b.userMessageTokens += textTokens(m.content);
+      continue;
+    }
+    for (const block of m.content) {
+      switch (block.type) {
+        case 'text':
+          if (m.role === 'user') b.userMessageTokens += textTokens(field(block, 'text'));
+          else b.assistantMessageTokens += textTokens(field(block, 'text'));
+          break;
+        case 'thinking':
+          b.assistantMessageTokens += textTokens(field(block, 'thinking'));
+          break;
+        case 'tool_use': {
+          const rawName = field(block, 'name');
+          const name = typeof rawName === 'string' ? rawName : 'unknown';
+          const id = field(block, 'id');
+          if (typeof id === 'string') toolNames.set(id, name);
+          const n = textTokens(name) + textTokens(field(block, 'input'));
+          b.toolCallTokens += n;
+          perTool(name).callTokens += n;
+          break;
+        }
+        case 'tool_result': {
+          const n = textTokens(field(block, 'content'));
+          b.toolResultTokens += n;
+          const id = field(block, 'tool_use_id');
+          perTool((typeof id === 'string' ? toolNames.get(id) : undefined) ?? 'unknown').resultTokens += n;
+          break;
+        }
+        case 'image':
+        case 'document': {
+          const n = textTokens(block);
+          b.attachmentTokens += n;
+          attachments.set(block.type, (attachments.get(block.type) ?? 0) + n);
+          break;
+        }
+        default:
+          b.unattributedTokens += textTokens(block);
+      }
+    }
+  }
+  b.toolCallsByType = [...byTool.values()].sort((x, y) => y.callTokens + y.resultTokens - (x.callTokens + x.resultTokens));
+  b.attachmentsByType = [...attachments].map(([name, tokens]) => ({ name, tokens }));
+  return b;
+}
+
+type Category = GetContextUsageResponse['categories'][number];
+type Square = GetContextUsageResponse['gridRows'][number][number];
+
+/** Claude Code's /context grid: each square is 1% of the window, filled in category order. */
+function grid(categories: readonly Category[], maxTokens: number): Square[][] {
+  const squares = GRID_ROWS * GRID_COLUMNS;
+  const per = maxTokens / squares;
+  const cells: Square[] = [];
+  for (const c of categories) {
+    if (c.kind === 'deferred' || c.tokens === 0) continue;
+    let left = c.tokens;
+    const percentage = Math.round((c.tokens / maxTokens) * 100);
+    while (left > 0 && cells.length < squares) {
+      cells.push({ color: c.color, isFilled: true, categoryName: c.name, tokens: c.tokens, percentage, squareFullness: Math.min(1, left / per) });
+      left -= per;
+    }
+  }
+  const rows: Square[][] = [];
+  for (let r = 0; r < GRID_ROWS; r++) rows.push(cells.slice(r * GRID_COLUMNS, (r + 1) * GRID_COLUMNS));
+  return rows;
+}
+
+export function estimateContextUsage(s: ContextSnapshot): GetContextUsageResponse {
+  const maxTokens = priceFor(s.model).price.contextWindow;
+  const systemPromptSections = s.system.map((b, i) => ({ name: i === 0 ? 'System prompt' : `System prompt part ${i + 1}`, tokens: textTokens(b.text) }));
+  const systemTools = s.tools.map((t) => ({ name: t.name, tokens: textTokens(t) }));
+  const messageBreakdown = breakdownOf(s.messages);
+  const sum = (xs: ReadonlyArray<{ tokens: number }>): number => xs.reduce((a, x) => a + x.tokens, 0);
+  const messages =
+    messageBreakdown.toolCallTokens +
+    messageBreakdown.toolResultTokens +
+    messageBreakdown.attachmentTokens +
+    messageBreakdown.assistantMessageTokens +
+    messageBreakdown.userMessageTokens +
+    messageBreakdown.unattributedTokens;
+  // Claude Code's rows, ids, colours and kinds (2.1.330); an empty row is left out, as it does.
+  const used: Category[] = [
+    { id: 'system_prompt', name: 'System prompt', tokens: sum(systemPromptSections), color: 'promptBorder', kind: 'used' },
+    { id: 'system_tools', name: 'System tools', tokens: sum(systemTools), color: 'inactive', kind: 'used' },
+    { id: 'messages', name: 'Messages', tokens: messages, color: 'purple_FOR_SUBAGENTS_ONLY', kind: 'used' },
+  ];
+  const categories = used.filter((c) => c.tokens > 0);
+  const totalTokens = sum(categories);
+  categories.push({ id: 'free_space', name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens), color: 'promptBorder', kind: 'free' });
+  return {
+    categories,
+    totalTokens,
+    maxTokens,
+    rawMaxTokens: maxTokens,
+    percentage: Math.round((totalTokens / maxTokens) * 100),
+    gridRows: grid(categories, maxTokens),
+    model: s.model,
+    memoryFiles: [],
+    mcpTools: [],
+    systemTools,
+    systemPromptSections,
+    agents: [],
+    // agentd does not compact yet: the window simply fills.
+    isAutoCompactEnabled: false,
+    messageBreakdown,
+    // No per-call usage is kept between turns yet; the turn's `result` carries what the API reported.
+    apiUsage: null,
+    agentd_estimate: 'estimate',
+  };
+}
