@@ -103,6 +103,8 @@ export interface ParsedArgs {
   /** Canonical flag name → values in order (booleans get "true"/given value). */
   values: Map<string, string[]>;
   positionals: string[];
+  /** Where the first positional stands in argv (a subcommand word, see subcommands/index.ts). */
+  firstPositionalAt: number | undefined;
   /** Unknown flags as written (logged, ignored). */
   unknown: string[];
 }
@@ -118,6 +120,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
   const values = new Map<string, string[]>();
   const positionals: string[] = [];
   const unknown: string[] = [];
+  let firstPositionalAt: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const tok = argv[i] as string;
     if (tok === '--') {
@@ -126,7 +129,10 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
     }
     if (!tok.startsWith('-') || tok === '-') {
       // A stray "" (claude-agent-acp's `--replay-user-messages ""`) is not a prompt.
-      if (tok !== '') positionals.push(tok);
+      if (tok !== '') {
+        firstPositionalAt ??= i;
+        positionals.push(tok);
+      }
       continue;
     }
     const long = tok.startsWith('--');
@@ -159,7 +165,7 @@ export function parseArgv(argv: readonly string[]): ParsedArgs {
       push(values, spec.name, '');
     }
   }
-  return { values, positionals, unknown };
+  return { values, positionals, firstPositionalAt, unknown };
 }
 
 export function flagSpec(name: string): FlagSpec | undefined {

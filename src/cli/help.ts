@@ -2,6 +2,7 @@
 import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { FLAGS } from './flags.js';
+import { SUBCOMMANDS } from './subcommands/index.js';
 
 export function versionLine(): string {
   // The SDKs parse a leading semver: report the Claude Code protocol level agentd speaks.
@@ -20,7 +21,14 @@ export function helpText(): string {
     '',
     'Usage:',
     '  agentd --input-format stream-json --output-format stream-json [flags]   (how the Agent SDKs run it)',
-    '  agentd -p "prompt" [--output-format text|json|stream-json] [flags]     (one-shot, for CI)',
+    '  agentd -p "prompt" [--output-format text|json|stream-json] [flags]     (one-shot, for CI; or the prompt on stdin)',
+    '  agentd <command> [options]                                             (answered locally, never by a model)',
+    '',
+    'agentd has no interactive mode: without -p a word that is not a command is an error (exit 2).',
+    '',
+    'Commands (agentd <command> --help for details):',
+    ...SUBCOMMANDS.map((c) => `  ${[c.name, ...(c.aliases ?? [])].join('|').padEnd(48)} ${c.summary}`),
+    '  help [command]                                   Help for a command',
     '',
     'Flags (both --flag value and --flag=value; values may be empty):',
     ...rows,

@@ -1,4 +1,5 @@
 // agentd's entry point: claim stdout, parse flags, start the app, map signals to exit codes.
+import { homedir } from 'node:os';
 import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { secretValues } from '../tools/environment.js';
@@ -8,13 +9,24 @@ import { startApp } from './app.js';
 import { EXIT } from './exit-codes.js';
 import { FLAGS, parseArgv } from './flags.js';
 import { helpText, versionLine } from './help.js';
-import { type CliOptions, StartupError, resolveOptions } from './options.js';
+import { readAll } from './app-support.js';
+import { type CliOptions, StartupError, needsPromptFromStdin, resolveOptions } from './options.js';
 import { claimStdout } from './stdio.js';
+import { findSubcommand, runSubcommand } from './subcommands/index.js';
 
-function fatalLine(stdout: NodeJS.WritableStream, useResultFrame: boolean, reason: string, message: string, code: number): void {
-  // One JSON line. For stream-json hosts it is a zeroed error result, which the SDKs surface as the error text.
-  const line = useResultFrame
-    ? {
+type OutputFormat = CliOptions['outputFormat'];
+
+/**
+ * A start-up failure, reported once and the same way whatever failed: for text output one human line on stderr;
+ * for json and stream-json one JSON line on stdout, a zeroed error result (the SDKs surface its `errors` as the
+ * error text, and a `--output-format json` caller gets the result object it always gets).
+ */
+function startupFailure(stdout: NodeJS.WritableStream, format: OutputFormat, e: StartupError): void {
+  if (format === 'text') {
+    process.stderr.write(`agentd: ${e.message}\n`);
+    return;
+  }
+  const line = {
         type: 'result',
         subtype: 'error_during_execution',
         is_error: true,
@@ -34,27 +46,55 @@ function fatalLine(stdout: NodeJS.WritableStream, useResultFrame: boolean, reaso
         },
         modelUsage: {},
         permission_denials: [],
-        errors: [message],
-        startup_failure_reason: reason,
+        errors: [e.message],
+        startup_failure_reason: e.reason,
         agentd_error: { category: 'startup', retryable: false, status: null },
         uuid: newUuid(),
         session_id: '',
-      }
-    : { type: 'error', error_code: reason, message, exit_code: code };
+  };
   stdout.write(`${JSON.stringify(line)}\n`);
+}
+
+/** The output format asked for, read leniently (for reporting a failure of the flags themselves). */
+function requestedFormat(parsed: ReturnType<typeof parseArgv>): OutputFormat {
+  const out = parsed.values.get('output-format')?.at(-1);
+  if (out === 'text' || out === 'json' || out === 'stream-json') return out;
+  return parsed.values.get('input-format')?.at(-1) === 'stream-json' ? 'stream-json' : 'text';
 }
 
 export async function main(argv: readonly string[]): Promise<void> {
   const stdout = claimStdout();
   const parsed = parseArgv(argv);
   const env = process.env;
+  // Subcommands first: answered locally, before any session, transcript or model exists.
+  const call = findSubcommand(argv, parsed);
+  if (call) {
+    if (call.word === 'help' && call.args.length === 0) {
+      stdout.write(helpText());
+      return;
+    }
+    process.exitCode = await runSubcommand(call, { stdout, stderr: process.stderr, env, cwd: process.cwd(), home: homedir(), globalArgs: call.globalArgs });
+    return;
+  }
   let opts: CliOptions;
   try {
     opts = resolveOptions(parsed, env);
+    if (!opts.showHelp && !opts.showVersion && needsPromptFromStdin(opts)) {
+      // One-shot mode without a prompt argument: the prompt is stdin, read before a session exists, so an empty
+      // one (or a terminal, where nobody is going to type a prompt for a headless daemon) starts nothing.
+      if (process.stdin.isTTY) {
+        throw new StartupError(
+          'no_input',
+          'nothing to do: agentd is a headless daemon. Run agentd -p "prompt" (or pipe a prompt on stdin), or let an Agent SDK start it with --input-format stream-json; agentd --help has the rest.',
+        );
+      }
+      const prompt = await readAll(process.stdin);
+      if (prompt === '') throw new StartupError('empty_prompt', 'The prompt is empty: give -p a prompt argument or pipe one on stdin.');
+      opts = { ...opts, prompt };
+    }
   } catch (e) {
     if (!(e instanceof StartupError)) throw e;
-    const streamy = parsed.values.get('output-format')?.includes('stream-json') || parsed.values.get('input-format')?.includes('stream-json');
-    fatalLine(streamy ? stdout : process.stderr, true, e.reason, e.message, EXIT.startup);
+    startupFailure(stdout, requestedFormat(parsed), e);
     process.exitCode = EXIT.startup;
     return;
   }
@@ -86,8 +126,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     app = startApp(opts, { stdin: process.stdin, stdout, env, cwd: process.cwd(), logger });
   } catch (e) {
     if (!(e instanceof StartupError)) throw e;
-    logger.error({ reason: e.reason }, e.message);
-    fatalLine(opts.outputFormat === 'stream-json' ? stdout : process.stderr, opts.outputFormat === 'stream-json', e.reason, e.message, EXIT.startup);
+    logger.debug({ reason: e.reason }, e.message);
+    startupFailure(stdout, opts.outputFormat, e);
     logger.flush();
     process.exitCode = EXIT.startup;
     return;

@@ -198,6 +198,20 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
   const scenario = last(p, 'scenario') ?? env['AGENTD_SCENARIO'];
   const modelProvider = providerRaw ?? (scenario ? 'scripted' : 'anthropic');
 
+  // Without -p a word is a subcommand (dispatched before this) or a mistake: agentd has no interactive UI to hand
+  // it to, and sending it to the model would be a paid request nobody asked for.
+  const showHelp = flag(p, 'help');
+  const showVersion = flag(p, 'version');
+  const first = p.positionals[0];
+  if (!print && first !== undefined && !showHelp && !showVersion) {
+    throw new StartupError(
+      'unknown_command',
+      `unknown command '${first}'. agentd has no interactive mode: to send a prompt, use agentd -p ${JSON.stringify(p.positionals.join(' '))} (agentd --help lists the commands).`,
+    );
+  }
+  const prompt = p.positionals.length ? p.positionals.join(' ') : undefined;
+  if (print && prompt !== undefined && prompt.trim() === '') throw new StartupError('empty_prompt', 'The prompt is empty: give -p a prompt argument or pipe one on stdin.');
+
   const prompts = oneOf(p, 'permission-prompts', ['host', 'none'] as const, 'host');
   const ppt = last(p, 'permission-prompt-tool');
 
@@ -205,13 +219,13 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     outputFormat,
     inputFormat,
     print,
-    prompt: p.positionals.length ? p.positionals.join(' ') : undefined,
+    prompt,
     includePartialMessages: flag(p, 'include-partial-messages'),
     includeHookEvents: flag(p, 'include-hook-events'),
     usageFrames: flag(p, 'usage-frames') || env['AGENTD_USAGE_FRAMES'] === '1',
     replayUserMessages: flag(p, 'replay-user-messages'),
-    showVersion: flag(p, 'version'),
-    showHelp: flag(p, 'help'),
+    showVersion,
+    showHelp,
     model: last(p, 'model') || env['ANTHROPIC_MODEL'] || undefined,
     fallbackModel: last(p, 'fallback-model')?.split(',')[0] || undefined,
     maxTurns: intOpt(p, 'max-turns', 1),
@@ -246,4 +260,9 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     scenarioRecord: last(p, 'scenario-record') ?? env['AGENTD_SCENARIO_RECORD'] ?? undefined,
     maxLineBytes: intOpt(p, 'max-line-bytes', 1024) ?? DEFAULT_MAX_LINE_BYTES,
   };
+}
+
+/** One-shot mode (-p, or text input) with no prompt argument: the prompt must come from stdin. */
+export function needsPromptFromStdin(opts: Pick<CliOptions, 'print' | 'inputFormat' | 'prompt'>): boolean {
+  return (opts.print || opts.inputFormat === 'text') && opts.prompt === undefined;
 }

@@ -1,0 +1,154 @@
+// `agentd doctor`: checks what a working agentd needs, locally. The endpoint is contacted only when asked
+// (--check-endpoint), with a short timeout. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { PROTOCOL_LEVEL } from '../../../protocol/src/index.js';
+import { claudeConfigRoot } from '../../store/paths.js';
+import { AGENTD_VERSION } from '../../version.js';
+import { parseSubArgs } from './args.js';
+import { authStatus } from './auth.js';
+import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+export const MIN_NODE_MAJOR = 20;
+const ENDPOINT_TIMEOUT_MS = 3000;
+
+export function nodeCheck(version: string, execPath: string): Check {
+  const major = Number(/^v?(\d+)/.exec(version)?.[1] ?? 0);
+  return major >= MIN_NODE_MAJOR
+    ? { name: 'Node.js', status: 'ok', detail: `${version} (${execPath})` }
+    : { name: 'Node.js', status: 'fail', detail: `${version} (${execPath}): agentd needs Node ${MIN_NODE_MAJOR} or newer` };
+}
+
+export function findOnPath(name: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+function ripgrepCheck(env: SubcommandIO['env']): Check {
+  const rg = findOnPath('rg', env['PATH']);
+  return rg
+    ? { name: 'ripgrep', status: 'ok', detail: rg }
+    : { name: 'ripgrep', status: 'warn', detail: 'rg is not on PATH: Grep uses its built-in JavaScript engine (slower on large trees; install ripgrep)' };
+}
+
+async function shellParserCheck(): Promise<Check> {
+  const name = 'Shell parser (tree-sitter WASM)';
+  try {
+    // The tools bundle (dist/agentd-tools.js): the one check that loads it.
+    const m = await import('../../tools/lazy-entry.js');
+    await m.warmShellParser();
+    const a = await m.analyzeCommand('echo ok | wc -l');
+    return a.ok ? { name, status: 'ok', detail: 'loads and parses' } : { name, status: 'fail', detail: 'loaded, but could not parse a simple command' };
+  } catch (e) {
+    return { name, status: 'fail', detail: `does not load: ${e instanceof Error ? e.message : String(e)} (permission checks of Bash commands then ask for everything)` };
+  }
+}
+
+/** Writable, or creatable (the nearest existing ancestor is a writable directory). Creates nothing. */
+export function dirCheck(name: string, dir: string): Check {
+  let probe = dir;
+  while (!existsSync(probe)) {
+    const up = dirname(probe);
+    if (up === probe) break;
+    probe = up;
+  }
+  try {
+    if (!statSync(probe).isDirectory()) return { name, status: 'fail', detail: `${dir}: ${probe} is not a directory` };
+    accessSync(probe, constants.W_OK | constants.X_OK);
+    return { name, status: 'ok', detail: probe === dir ? `${dir} (writable)` : `${dir} (will be created in ${probe})` };
+  } catch {
+    return { name, status: 'fail', detail: `${dir}: ${probe} is not writable` };
+  }
+}
+
+function credentialsCheck(io: SubcommandIO): Check {
+  const s = authStatus(io);
+  const unused = s.agentd.unused.map((u) => ` (set but not used: ${u.source})`).join('');
+  if (s.agentd.modelProvider === 'scripted') return { name: 'Credentials', status: 'ok', detail: 'scripted model provider: none needed' };
+  if (!s.loggedIn) return { name: 'Credentials', status: 'fail', detail: `none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN${unused}` };
+  return { name: 'Credentials', status: unused ? 'warn' : 'ok', detail: `${s.agentd.credentials.join(' and ')}${unused}` };
+}
+
+/** Any HTTP answer means reachable (even 404/401): the question is the network path, not the credentials. */
+export async function endpointCheck(baseUrl: string, timeoutMs = ENDPOINT_TIMEOUT_MS): Promise<Check> {
+  const name = 'Endpoint';
+  try {
+    const res = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return { name, status: 'ok', detail: `${baseUrl} answers (HTTP ${res.status})` };
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; address?: string; port?: number; message?: string } };
+    if (err.name === 'TimeoutError') return { name, status: 'fail', detail: `${baseUrl}: no answer within ${timeoutMs} ms` };
+    const c = err.cause;
+    const where = c?.address ? ` ${c.address}${c.port !== undefined ? `:${c.port}` : ''}` : '';
+    return { name, status: 'fail', detail: `${baseUrl}: ${c?.code ? `${c.code}${where}` : (c?.message ?? err.message)}` };
+  }
+}
+
+export const DOCTOR_HELP = [
+  'Usage: agentd doctor [options]',
+  '',
+  'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), writable config and',
+  'transcript directories, credentials. Contacts the endpoint only with --check-endpoint.',
+  'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
+  '',
+  'Options:',
+  '  --check-endpoint   Also check that the Messages endpoint answers (HEAD request, 3 s timeout)',
+  '  --json             Output as JSON: {"ok": boolean, "checks": [{"name", "status", "detail"}]}',
+  '  -h, --help         Display help for command',
+];
+
+const MARK: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL', skipped: 'skip' };
+
+export async function runDoctor(args: readonly string[], io: SubcommandIO): Promise<SubExit> {
+  const a = parseSubArgs(args, { booleans: ['json', 'check-endpoint'] });
+  if (a.flags.has('help')) {
+    io.stdout.write(`${DOCTOR_HELP.join('\n')}\n`);
+    return SUB_EXIT.ok;
+  }
+  if (a.positionals.length) throw new UsageError(`too many arguments for 'doctor'. Expected 0 arguments but got ${a.positionals.length}.`);
+  const configDir = claudeConfigRoot(io.env);
+  const status = authStatus(io);
+  const checks: Check[] = [
+    nodeCheck(process.version, process.execPath),
+    ripgrepCheck(io.env),
+    await shellParserCheck(),
+    dirCheck('Config directory', configDir),
+    dirCheck('Transcripts', join(configDir, 'projects')),
+    credentialsCheck(io),
+  ];
+  if (status.agentd.baseUrl === null) checks.push({ name: 'Endpoint', status: 'skipped', detail: 'scripted model provider: no endpoint' });
+  else if (a.flags.has('check-endpoint')) checks.push(await endpointCheck(status.agentd.baseUrl));
+  else checks.push({ name: 'Endpoint', status: 'skipped', detail: `${status.agentd.baseUrl} not contacted (agentd doctor --check-endpoint)` });
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  if (a.flags.has('json')) {
+    io.stdout.write(`${JSON.stringify({ ok: failed === 0, checks }, null, 2)}\n`);
+  } else {
+    io.stdout.write(
+      [
+        `agentd doctor (agentd ${AGENTD_VERSION}, Claude Code protocol ${PROTOCOL_LEVEL})`,
+        '',
+        ...checks.map((c) => `${MARK[c.status]}  ${c.name}: ${c.detail}`),
+        '',
+        failed === 0 ? 'No problems found.' : `${failed} problem${failed > 1 ? 's' : ''} found.`,
+        '',
+      ].join('\n'),
+    );
+  }
+  return failed === 0 ? SUB_EXIT.ok : SUB_EXIT.no;
+}
