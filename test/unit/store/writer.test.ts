@@ -248,6 +248,22 @@ describe('the official SDK reads what the writer wrote', () => {
     expect(await getSessionInfo(s.sessionId, { dir: p.cwd })).toMatchObject({ sessionId: s.sessionId, summary: 'please read a.txt', cwd: p.cwd });
   });
 
+  it('stores a session title as Claude Code does (ai-title): the SDK lists it instead of the last prompt', async () => {
+    const s = openTest(p);
+    const r = s.recorder;
+    r.record(prompt('please fix the login bug', { uuid: 'u1' }));
+    r.recordTitle('Fix the login bug');
+    r.record(block('msg_1', text('On it.'), { uuid: 'a1' }));
+    await r.flush();
+    r.close();
+    expect(lines(s.transcriptPath).filter((l) => typeof l === 'object' && l !== null && 'aiTitle' in l)).toEqual([
+      { type: 'ai-title', aiTitle: 'Fix the login bug', sessionId: s.sessionId },
+    ]);
+    // The chain is untouched: the title line is metadata.
+    expect(chainLines(s.transcriptPath).map((l) => (l as { uuid: string }).uuid)).toEqual(['u1', 'a1']);
+    expect(await listSessions({ dir: p.cwd })).toMatchObject([{ sessionId: s.sessionId, summary: 'Fix the login bug', firstPrompt: 'please fix the login bug' }]);
+  });
+
   it('drops a retried attempt: its blocks and discarded results leave the chain', async () => {
     const s = openTest(p);
     const r = s.recorder;
