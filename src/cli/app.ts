@@ -9,6 +9,7 @@ import { createControlHandlers } from '../control/handlers.js';
 import { buildInitializeResponse } from '../control/initialize.js';
 import { type InitInfo, Projector } from '../control/projector.js';
 import { Router } from '../control/router.js';
+import { modelSessionTitle } from '../control/session-title.js';
 import type { FrameOut } from '../control/frame-out.js';
 import { DEFAULT_PROGRESS } from '../executor/progress.js';
 import type { Logger } from '../log/logger.js';
@@ -25,6 +26,7 @@ import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
+import { emptyTurnUsage } from '../session/usage.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
@@ -326,6 +328,12 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         };
       },
       persistTitle: (title) => opened.recorder.recordTitle(title),
+      modelTitle: (description) =>
+        modelSessionTitle(
+          { model, modelId: () => settings.model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) },
+          description,
+          AbortSignal.timeout(30_000),
+        ),
     }),
     onUser: (f) => session.submit(toQueued(f)),
     logger,
