@@ -85,19 +85,32 @@ function credentialsCheck(io: SubcommandIO): Check {
   return { name: 'Credentials', status: unused ? 'warn' : 'ok', detail: `${s.agentd.credentials.join(' and ')}${unused}` };
 }
 
-/** Any HTTP answer means reachable (even 404/401): the question is the network path, not the credentials. */
+/**
+ * Any HTTP answer means reachable (even 404/401): the question is the network path, not the credentials.
+ * node:http rather than fetch: fetch refuses some ports outright ("bad port", e.g. 9) where the model client
+ * would get a real socket error.
+ */
 export async function endpointCheck(baseUrl: string, timeoutMs = ENDPOINT_TIMEOUT_MS): Promise<Check> {
   const name = 'Endpoint';
+  let url: URL;
   try {
-    const res = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    return { name, status: 'ok', detail: `${baseUrl} answers (HTTP ${res.status})` };
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; address?: string; port?: number; message?: string } };
-    if (err.name === 'TimeoutError') return { name, status: 'fail', detail: `${baseUrl}: no answer within ${timeoutMs} ms` };
-    const c = err.cause;
-    const where = c?.address ? ` ${c.address}${c.port !== undefined ? `:${c.port}` : ''}` : '';
-    return { name, status: 'fail', detail: `${baseUrl}: ${c?.code ? `${c.code}${where}` : (c?.message ?? err.message)}` };
+    url = new URL(baseUrl);
+  } catch {
+    return { name, status: 'fail', detail: `${baseUrl}: not a URL` };
   }
+  const { request } = url.protocol === 'http:' ? await import('node:http') : await import('node:https');
+  return new Promise<Check>((resolve) => {
+    const req = request(url, { method: 'HEAD', timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve({ name, status: 'ok', detail: `${baseUrl} answers (HTTP ${res.statusCode ?? '?'})` });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('error', (e: NodeJS.ErrnoException & { address?: string; port?: number }) => {
+      const where = e.address ? ` ${e.address}${e.port !== undefined ? `:${e.port}` : ''}` : e.code === 'ENOTFOUND' ? ` ${url.hostname}` : '';
+      resolve({ name, status: 'fail', detail: `${baseUrl}: ${e.code ? `${e.code}${where}` : e.message}` });
+    });
+    req.end();
+  });
 }
 
 export const DOCTOR_HELP = [
