@@ -273,6 +273,8 @@ describe('doctor', () => {
   it('--json: every check, exit 0 when none failed; the endpoint is not contacted unless asked', async () => {
     const h = newHome();
     const path = toolPath(true);
+    mkdirSync(join(h.cwd, '.claude'));
+    writeFileSync(join(h.cwd, '.claude', 'settings.json'), '{"permissions":{"allow":["Read"]}}');
     const r = await run(['doctor', '--json'], { home: h, path, env: { ANTHROPIC_API_KEY: KEY } });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
@@ -283,6 +285,7 @@ describe('doctor', () => {
         { name: 'Shell parser (tree-sitter WASM)', status: 'ok', detail: 'loads and parses' },
         { name: 'Config directory', status: 'ok', detail: `${h.config} (will be created in ${h.home})` },
         { name: 'Transcripts', status: 'ok', detail: `${join(h.config, 'projects')} (will be created in ${h.home})` },
+        { name: 'Settings files', status: 'ok', detail: join(h.cwd, '.claude', 'settings.json') },
         { name: 'Credentials', status: 'ok', detail: 'ANTHROPIC_API_KEY' },
         { name: 'Endpoint', status: 'skipped', detail: `${server.url} not contacted (agentd doctor --check-endpoint)` },
       ],
@@ -293,6 +296,8 @@ describe('doctor', () => {
   it('text: problems are FAIL lines and exit 1; --check-endpoint names the cause of an unreachable endpoint', async () => {
     const h = newHome();
     writeFileSync(join(h.home, 'not-a-dir'), '');
+    mkdirSync(join(h.cwd, '.claude'));
+    writeFileSync(join(h.cwd, '.claude', 'settings.local.json'), '{"permissions": ');
     const r = await run(['doctor', '--check-endpoint'], {
       home: h,
       path: toolPath(false),
@@ -304,10 +309,11 @@ describe('doctor', () => {
       const m = /^(ok|warn|FAIL|skip) +([^:]+):/.exec(l);
       return m ? [`${m[1]} ${m[2]}`] : [];
     });
-    expect(marks).toEqual(['ok Node.js', 'warn ripgrep', 'ok Shell parser (tree-sitter WASM)', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Credentials', 'FAIL Endpoint']);
+    expect(marks).toEqual(['ok Node.js', 'warn ripgrep', 'ok Shell parser (tree-sitter WASM)', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
     expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN');
-    expect(lines.at(-2)).toBe('4 problems found.');
+    expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));
+    expect(lines.at(-2)).toBe('5 problems found.');
   });
 
   it('--check-endpoint against an endpoint that answers: ok (a HEAD request, not a model request)', async () => {
@@ -435,6 +441,6 @@ describe('no model request, no session', () => {
     };
     for (const h of homes) walk(h);
     // The files the tests themselves wrote (settings, MCP config, a plain file), and nothing else.
-    expect(written.filter((f) => !/\/\.claude\/(settings|\.claude)\.json$|\/not-a-dir$/.test(f))).toEqual([]);
+    expect(written.filter((f) => !/\/\.claude\/(settings|settings\.local|\.claude)\.json$|\/not-a-dir$|\.mcp\.json$/.test(f))).toEqual([]);
   });
 });

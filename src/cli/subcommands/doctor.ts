@@ -7,6 +7,7 @@ import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
+import { settingsLayers } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
@@ -77,6 +78,15 @@ export function dirCheck(name: string, dir: string): Check {
   }
 }
 
+/** A settings file that exists but does not parse stops the daemon at start-up: say which, before that happens. */
+function settingsCheck(io: SubcommandIO, configDir: string): Check {
+  const layers = settingsLayers(configDir, io.cwd, io.globalArgs);
+  const bad = layers.flatMap((l) => (l.peeked.kind === 'unreadable' ? [`${l.where}: ${l.peeked.message}`] : []));
+  if (bad.length) return { name: 'Settings files', status: 'fail', detail: bad.join('; ') };
+  const found = layers.filter((l) => l.peeked.kind === 'ok').map((l) => l.where);
+  return { name: 'Settings files', status: 'ok', detail: found.length ? found.join(', ') : 'none' };
+}
+
 function credentialsCheck(io: SubcommandIO): Check {
   const s = authStatus(io);
   const unused = s.agentd.unused.map((u) => ` (set but not used: ${u.source})`).join('');
@@ -117,7 +127,7 @@ export const DOCTOR_HELP = [
   'Usage: agentd doctor [options]',
   '',
   'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), writable config and',
-  'transcript directories, credentials. Contacts the endpoint only with --check-endpoint.',
+  'transcript directories, settings files that parse, credentials. Contacts the endpoint only with --check-endpoint.',
   'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
   '',
   'Options:',
@@ -143,6 +153,7 @@ export async function runDoctor(args: readonly string[], io: SubcommandIO): Prom
     await shellParserCheck(),
     dirCheck('Config directory', configDir),
     dirCheck('Transcripts', join(configDir, 'projects')),
+    settingsCheck(io, configDir),
     credentialsCheck(io),
   ];
   if (status.agentd.baseUrl === null) checks.push({ name: 'Endpoint', status: 'skipped', detail: 'scripted model provider: no endpoint' });
