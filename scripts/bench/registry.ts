@@ -2,6 +2,7 @@
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
+import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { idleRss, warmTurn } from './turns.js';
@@ -11,6 +12,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
   firstResult,
+  authStatusJson,
   warmTurn,
   streamThroughput,
   idleRss,

@@ -84,14 +84,14 @@ export class AnthropicModelClient implements ModelClient {
         })
         .asResponse();
     } catch (err) {
-      throw toModelError(err, sdk, signal);
+      throw toModelError(err, sdk, signal, false, this.opts.baseURL ?? DEFAULT_BASE_URL);
     }
     const responseBody = http.nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
     if (!responseBody) throw new ModelApiError('stream_interrupted', 'The model API answered without a body.');
     return {
       requestId: response.headers.get('request-id') ?? undefined,
       events: events(responseBody as AsyncIterable<Uint8Array>),
-      mapError: (err) => toModelError(err, sdk, signal, true),
+      mapError: (err) => toModelError(err, sdk, signal, true, this.opts.baseURL ?? DEFAULT_BASE_URL),
     };
   }
 }
@@ -141,7 +141,34 @@ function toStreamEvent(sse: SseEvent): WithRaw<RawStreamEvent> | undefined {
   return ev;
 }
 
-function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefined, midStream = false): unknown {
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/**
+ * The system error under a connection failure, as `CODE address:port` (`ECONNREFUSED 127.0.0.1:9`,
+ * `ENOTFOUND api.example`), found down the `cause` chain (the SDK wraps the socket's error); else the innermost
+ * message. The SDK's own text ("Connection error.") names neither the host nor the cause.
+ */
+export function connectionCause(err: unknown): string | undefined {
+  let innermost: string | undefined;
+  let e: unknown = err;
+  for (let depth = 0; depth < 6 && typeof e === 'object' && e !== null; depth++) {
+    const o = e as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown; message?: unknown; cause?: unknown };
+    if (typeof o.code === 'string' && /^E[A-Z_]+$/.test(o.code)) {
+      const where = typeof o.address === 'string' ? `${o.address}${typeof o.port === 'number' ? `:${o.port}` : ''}` : typeof o.hostname === 'string' ? o.hostname : '';
+      return where ? `${o.code} ${where}` : o.code;
+    }
+    if (typeof o.message === 'string' && o.message) innermost = o.message;
+    e = o.cause;
+  }
+  return innermost;
+}
+
+function connectionMessage(prefix: string, err: Error, baseUrl: string): string {
+  const cause = connectionCause(err.cause) ?? err.message;
+  return `${prefix} (${baseUrl}): ${cause}`;
+}
+
+function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefined, midStream: boolean, baseUrl: string): unknown {
   if (signal?.aborted) return signal.reason;
   if (err instanceof ModelApiError) return err;
   if (err instanceof sdk.APIUserAbortError) return err;
@@ -149,7 +176,7 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
     return new ModelApiError('timeout', 'The request to the model API timed out.', { cause: err });
   }
   if (err instanceof sdk.APIConnectionError) {
-    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `Connection error: ${err.message}`, { cause: err });
+    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', connectionMessage('Connection error', err, baseUrl), { cause: err });
   }
   if (err instanceof sdk.APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
@@ -168,7 +195,8 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
     });
   }
   if (err instanceof Error) {
-    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `${midStream ? 'The response stream broke' : 'Connection error'}: ${err.message}`, { cause: err });
+    const cause = connectionCause(err) ?? err.message;
+    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `${midStream ? 'The response stream broke' : 'Connection error'} (${baseUrl}): ${cause}`, { cause: err });
   }
   return err;
 }

@@ -7,6 +7,7 @@ import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
+import { settingsLayers } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
@@ -77,6 +78,15 @@ export function dirCheck(name: string, dir: string): Check {
   }
 }
 
+/** A settings file that exists but does not parse stops the daemon at start-up: say which, before that happens. */
+function settingsCheck(io: SubcommandIO, configDir: string): Check {
+  const layers = settingsLayers(configDir, io.cwd, io.globalArgs);
+  const bad = layers.flatMap((l) => (l.peeked.kind === 'unreadable' ? [`${l.where}: ${l.peeked.message}`] : []));
+  if (bad.length) return { name: 'Settings files', status: 'fail', detail: bad.join('; ') };
+  const found = layers.filter((l) => l.peeked.kind === 'ok').map((l) => l.where);
+  return { name: 'Settings files', status: 'ok', detail: found.length ? found.join(', ') : 'none' };
+}
+
 function credentialsCheck(io: SubcommandIO): Check {
   const s = authStatus(io);
   const unused = s.agentd.unused.map((u) => ` (set but not used: ${u.source})`).join('');
@@ -85,26 +95,39 @@ function credentialsCheck(io: SubcommandIO): Check {
   return { name: 'Credentials', status: unused ? 'warn' : 'ok', detail: `${s.agentd.credentials.join(' and ')}${unused}` };
 }
 
-/** Any HTTP answer means reachable (even 404/401): the question is the network path, not the credentials. */
+/**
+ * Any HTTP answer means reachable (even 404/401): the question is the network path, not the credentials.
+ * node:http rather than fetch: fetch refuses some ports outright ("bad port", e.g. 9) where the model client
+ * would get a real socket error.
+ */
 export async function endpointCheck(baseUrl: string, timeoutMs = ENDPOINT_TIMEOUT_MS): Promise<Check> {
   const name = 'Endpoint';
+  let url: URL;
   try {
-    const res = await fetch(baseUrl, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
-    return { name, status: 'ok', detail: `${baseUrl} answers (HTTP ${res.status})` };
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; address?: string; port?: number; message?: string } };
-    if (err.name === 'TimeoutError') return { name, status: 'fail', detail: `${baseUrl}: no answer within ${timeoutMs} ms` };
-    const c = err.cause;
-    const where = c?.address ? ` ${c.address}${c.port !== undefined ? `:${c.port}` : ''}` : '';
-    return { name, status: 'fail', detail: `${baseUrl}: ${c?.code ? `${c.code}${where}` : (c?.message ?? err.message)}` };
+    url = new URL(baseUrl);
+  } catch {
+    return { name, status: 'fail', detail: `${baseUrl}: not a URL` };
   }
+  const { request } = url.protocol === 'http:' ? await import('node:http') : await import('node:https');
+  return new Promise<Check>((resolve) => {
+    const req = request(url, { method: 'HEAD', timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve({ name, status: 'ok', detail: `${baseUrl} answers (HTTP ${res.statusCode ?? '?'})` });
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.on('error', (e: NodeJS.ErrnoException & { address?: string; port?: number }) => {
+      const where = e.address ? ` ${e.address}${e.port !== undefined ? `:${e.port}` : ''}` : e.code === 'ENOTFOUND' ? ` ${url.hostname}` : '';
+      resolve({ name, status: 'fail', detail: `${baseUrl}: ${e.code ? `${e.code}${where}` : e.message}` });
+    });
+    req.end();
+  });
 }
 
 export const DOCTOR_HELP = [
   'Usage: agentd doctor [options]',
   '',
   'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), writable config and',
-  'transcript directories, credentials. Contacts the endpoint only with --check-endpoint.',
+  'transcript directories, settings files that parse, credentials. Contacts the endpoint only with --check-endpoint.',
   'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
   '',
   'Options:',
@@ -130,6 +153,7 @@ export async function runDoctor(args: readonly string[], io: SubcommandIO): Prom
     await shellParserCheck(),
     dirCheck('Config directory', configDir),
     dirCheck('Transcripts', join(configDir, 'projects')),
+    settingsCheck(io, configDir),
     credentialsCheck(io),
   ];
   if (status.agentd.baseUrl === null) checks.push({ name: 'Endpoint', status: 'skipped', detail: 'scripted model provider: no endpoint' });

@@ -11,7 +11,8 @@ export function peekJsonFile(path: string): Peeked {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { kind: 'missing' } : { kind: 'unreadable', message: (e as Error).message };
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'missing' } : { kind: 'unreadable', message: (e as Error).message };
   }
   return peekJsonText(text);
 }
