@@ -251,6 +251,8 @@ describe('agentd under @agentclientprotocol/claude-agent-acp 0.101.0 (Node 22)',
     expect(await third.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'still there?' }] })).toMatchObject({ stopReason: 'end_turn', usage: acpUsage });
     expect(agentText(third.updates, sessionId)).toEqual(['Yes, 42.']);
     expect(world.requests().map((r) => r.messages.length)).toEqual([1, 3, 5]);
+    // Later prompts keep the session's first title (the adapter reads the stored one before asking again).
+    expect((await third.conn.listSessions({ cwd: world.cwd })).sessions.map((x) => x.title)).toEqual(['Remember the number 42 for me']);
     for (const a of [first, second, third]) expect([...unsupported(a), ...adapterErrors(a)]).toEqual([]);
     // three adapter starts: generous on a loaded machine
   }, 90_000);
