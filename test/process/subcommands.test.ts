@@ -105,11 +105,11 @@ describe('auth status', () => {
     expect(JSON.parse(r.stdout)).toEqual(rest);
   });
 
-  it('ANTHROPIC_AUTH_TOKEN (alone and next to a key) is authMethod oauth_token, as Claude Code reports it', async () => {
+  it('ANTHROPIC_AUTH_TOKEN (alone and next to a key) is authMethod oauth_token, as Claude Code reports it; the source is named', async () => {
     const h = newHome();
     const token = await run(['auth', 'status', '--json'], { home: h, env: { ANTHROPIC_AUTH_TOKEN: 'tok-secret' } });
-    const { apiKeySource: _, ...noKey } = status(h, { authMethod: 'oauth_token' }, { credentials: ['ANTHROPIC_AUTH_TOKEN'] });
-    expect([token.code, JSON.parse(token.stdout)]).toEqual([0, noKey]);
+    // apiKeySource names the token (Claude Code leaves it out; then claude-agent-acp shows "Not logged in").
+    expect([token.code, JSON.parse(token.stdout)]).toEqual([0, status(h, { authMethod: 'oauth_token', apiKeySource: 'ANTHROPIC_AUTH_TOKEN' }, { credentials: ['ANTHROPIC_AUTH_TOKEN'] })]);
     const both = await run(['auth', 'status'], { home: h, env: { ANTHROPIC_AUTH_TOKEN: 'tok-secret', ANTHROPIC_API_KEY: KEY } });
     expect([both.code, JSON.parse(both.stdout)]).toEqual([0, status(h, { authMethod: 'oauth_token' }, { credentials: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] })]);
   });

@@ -29,7 +29,7 @@ export interface AuthStatus {
   loginExpiresAt: null;
   /** agentd has no sign-in flow to offer. */
   consoleProfileSignInOffered: false;
-  apiKeySource?: 'ANTHROPIC_API_KEY';
+  apiKeySource?: 'ANTHROPIC_API_KEY' | 'ANTHROPIC_AUTH_TOKEN';
   agentd: {
     modelProvider: 'anthropic' | 'scripted';
     /** Environment variables whose values agentd sends to the endpoint (names only). */
@@ -86,7 +86,9 @@ export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>)
     configDirectory,
     loginExpiresAt: null,
     consoleProfileSignInOffered: false,
-    ...(credentials.includes('ANTHROPIC_API_KEY') ? { apiKeySource: 'ANTHROPIC_API_KEY' as const } : {}),
+    // Claude Code names only an API key here. A bearer token alone is named too (a value claude-agent-acp knows):
+    // without it the adapter shows "Not logged in" for a daemon that has working credentials.
+    ...(credentials.length ? { apiKeySource: credentials[0] } : {}),
     agentd: {
       modelProvider,
       credentials,
