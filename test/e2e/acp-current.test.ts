@@ -6,7 +6,7 @@
 // switches, for the window size it shows) and remote_control (its /remote-control command).
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ListSessionsResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { ModelRequest } from '../../src/model/types.js';
 import { type AcpAgent, type AcpWorld, acpWorkspace, acpWorld, agentText, currentAcp } from '../support/acp-client.js';
@@ -252,7 +252,8 @@ describe('agentd under @agentclientprotocol/claude-agent-acp 0.101.0 (Node 22)',
     expect(agentText(third.updates, sessionId)).toEqual(['Yes, 42.']);
     expect(world.requests().map((r) => r.messages.length)).toEqual([1, 3, 5]);
     // Later prompts keep the session's first title (the adapter reads the stored one before asking again).
-    expect((await third.conn.listSessions({ cwd: world.cwd })).sessions.map((x) => x.title)).toEqual(['Remember the number 42 for me']);
+    const relisted: ListSessionsResponse = await third.conn.listSessions({ cwd: world.cwd });
+    expect(relisted.sessions.map((x) => x.title)).toEqual(['Remember the number 42 for me']);
     for (const a of [first, second, third]) expect([...unsupported(a), ...adapterErrors(a)]).toEqual([]);
     // three adapter starts: generous on a loaded machine
   }, 90_000);
