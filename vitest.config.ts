@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/setup.ts'],
+    // A temporary root per run (TMPDIR for workers and everything they spawn), removed at the end; fails the run
+    // if agentd-* folders leaked into the real TMPDIR.
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

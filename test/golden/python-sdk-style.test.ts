@@ -1,6 +1,6 @@
 // The Python SDK's way of driving the CLI (protocol.md §2.3, §4.1): two-token flags, `--system-prompt ""`,
 // an empty `--setting-sources`, `hooks: null`, string content and `session_id: "default"`, stdin closed right
-// after the prompt. (The Python SDK itself is not installable here: PyPI is out of reach; its frames are replayed.)
+// after the prompt, replayed frame by frame. (The real Python SDK drives agentd in test/e2e/python-sdk.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { initializeFrame, startDaemon } from '../support/daemon.js';
 

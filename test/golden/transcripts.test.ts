@@ -1,13 +1,15 @@
 // Golden comparisons with the real Claude Code 2.1.330 captures in ../shared/reference/transcripts: the same inbound
 // frames are replayed into the built daemon, with a scenario that answers as the capture's mock did, and the
 // sequence of outbound frame kinds is compared (values such as ids, timings and Claude Code's extra fields are not).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
-import { ROOT, baseEnv, startDaemon, tempDir } from '../support/daemon.js';
+import { baseEnv, startDaemon, tempDir } from '../support/daemon.js';
+import { sharedPath } from '../support/shared.js';
 
-const DIR = join(ROOT, '..', 'shared', 'reference', 'transcripts');
+// Missing ../shared fails this file with a message saying so (it never skips).
+const DIR = sharedPath('reference', 'transcripts');
 
 interface Captured {
   inbound: Array<Record<string, unknown>>;
@@ -55,9 +57,7 @@ async function replay(name: string, scenario: Scenario): Promise<string[]> {
   return d.tap.frames.map(kind);
 }
 
-const available = existsSync(DIR);
-
-describe.skipIf(!available)('frame sequences match Claude Code 2.1.330 captures', () => {
+describe('frame sequences match Claude Code 2.1.330 captures', () => {
   it('text: a plain answer with partial messages', async () => {
     const ours = await replay('text', {
       rules: [{ reply: { content: [{ type: 'text', text: 'Hello, harness! This is the mock model answering with plain text.' }], chunkSize: 16 } }],

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
+import { until } from '../support/wait.js';
 
 function scenarioFile(scenario: unknown): string {
   const p = join(tempDir('agentd-scn-'), 'scenario.json');
@@ -15,6 +16,17 @@ function scenarioFile(scenario: unknown): string {
 const SLOW = scenarioFile({
   rules: [{ reply: { content: [{ type: 'text', text: 'slowly streaming an answer that takes a while' }], chunkSize: 2, delays: { chunkMs: 40 } } }],
 });
+
+// The first block, then a minute's pause: a test that acts once 'started' has arrived acts mid-turn, however
+// loaded the machine is, and only what it does can end the turn within the test's time.
+const PAUSED = scenarioFile({
+  rules: [{ reply: { content: [{ type: 'text', text: 'started' }, { type: 'text', text: 'never reached' }], delays: { afterBlockMs: { '0': 60_000 } } } }],
+});
+// A reply that keeps streaming for ~40 s: there is always a next write when the test acts.
+const STREAMING = scenarioFile({
+  rules: [{ reply: { content: [{ type: 'text', text: 'streaming '.repeat(200) }], chunkSize: 2, delays: { chunkMs: 40 } } }],
+});
+const startedBlock = (f: Record<string, unknown>): boolean => f['type'] === 'assistant';
 
 const alive = (pid: number): boolean => {
   try {
@@ -44,20 +56,23 @@ describe('lifecycle', () => {
     ['SIGHUP', 129],
   ] as const) {
     it(`${sig} mid-turn exits ${code} promptly`, async () => {
-      const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', SLOW] });
+      const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', PAUSED] });
       d.send(initializeFrame());
       d.send(userFrame('go'));
-      await d.waitFor((f) => f['type'] === 'system' && f['subtype'] === 'init');
+      // Readiness: the turn is running (its first block is out, the reply is paused).
+      await d.waitFor(startedBlock);
       const t0 = Date.now();
       d.child.kill(sig);
       const r = await d.exited;
-      expect(r.code).toBe(code);
-      expect(Date.now() - t0).toBeLessThan(1500);
+      expect(r).toEqual({ code, signal: null });
+      // Well inside the reply's one-minute pause: the signal ended the turn (a bound loose enough for any load).
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      expect(d.tap.frames.filter((f) => f['type'] === 'result' && f['subtype'] === 'success')).toEqual([]);
     });
   }
 
-  it('the host closing stdout makes the daemon stop within a second (exit 3), no crash loop', async () => {
-    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', SLOW, '--include-partial-messages'] });
+  it('the host closing stdout makes the daemon stop promptly (exit 3), no crash loop', async () => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', STREAMING, '--include-partial-messages'] });
     d.send(initializeFrame());
     d.send(userFrame('go'));
     await d.waitFor((f) => f['type'] === 'stream_event');
@@ -65,31 +80,34 @@ describe('lifecycle', () => {
     d.child.stdout?.destroy();
     const r = await d.exited;
     expect(r.code).toBe(3);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Its next write fails (the reply streams a chunk every 40 ms for ~40 s); a bound loose enough for any load.
+    expect(Date.now() - t0).toBeLessThan(20_000);
     expect(d.stderr()).not.toMatch(/Uncaught|UnhandledPromiseRejection|at .*\.mjs:\d+/);
   });
 
   it('the parent dying makes the daemon stop (its tools are not left running)', async () => {
     const cwd = tempDir('agentd-cwd-');
-    // An intermediate process starts agentd with our stdin pipe (so no EOF), prints its pid and exits.
+    const out = join(cwd, 'daemon-stdout.ndjson');
+    // An intermediate process starts agentd with our stdin pipe (so no EOF) and its stdout in a file, prints its
+    // pid, and exits once agentd has answered initialize. That answer is the readiness signal: agentd has taken
+    // note of its parent by then (an exit before it would leave a daemon already re-parented at start-up).
     const launcher = spawn(
       process.execPath,
       [
         '-e',
-        `const c=require('child_process').spawn(process.execPath,[${JSON.stringify(AGENTD)},...${JSON.stringify([...STREAM_ARGS, '--scenario', SLOW])}],{stdio:['inherit','ignore','ignore']});process.stdout.write(String(c.pid));setTimeout(()=>process.exit(0),300);`,
+        `const fs=require('fs');const c=require('child_process').spawn(process.execPath,[${JSON.stringify(AGENTD)},...${JSON.stringify([...STREAM_ARGS, '--scenario', SLOW])}],{stdio:['inherit',fs.openSync(${JSON.stringify(out)},'w'),'ignore']});process.stdout.write(String(c.pid));const t=setInterval(()=>{if(fs.readFileSync(${JSON.stringify(out)},'utf8').includes('control_response'))process.exit(0)},20);`,
       ],
       { cwd, env: baseEnv(), stdio: ['pipe', 'pipe', 'inherit'] },
     );
-    let out = '';
+    let pidText = '';
     launcher.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
+      pidText += c.toString();
     });
+    launcher.stdin.write(`${JSON.stringify(initializeFrame())}\n`);
     await new Promise((r) => launcher.on('exit', r));
-    const pid = Number(out);
+    const pid = Number(pidText);
     expect(pid).toBeGreaterThan(0);
-    const deadline = Date.now() + 3000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(alive(pid)).toBe(false);
+    await until(() => !alive(pid), `agentd (pid ${pid}) to stop after its parent exited`);
     launcher.stdin.end();
   });
 

@@ -1,7 +1,7 @@
 // Spawns the built daemon (bin/agentd) for process-level tests, and provides a spawner for the official
 // SDK's `spawnClaudeCodeProcess` option that taps stdout through a FrameTap.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -11,8 +11,27 @@ import { FrameTap } from './frames.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const AGENTD = join(ROOT, 'bin/agentd');
 
+const made: string[] = [];
+
+/** A fresh folder in the run's TMPDIR (test/support/global-setup.ts); removed when its test file ends (setup.ts). */
 export function tempDir(prefix = 'agentd-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/**
+ * Removes the folders tempDir() made in this test file. A daemon may still be exiting and writing into one: what
+ * cannot be removed now goes with the run's temporary root at the end.
+ */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // Left to global-setup.ts's teardown.
+    }
+  }
 }
 
 /** A clean environment: no credentials or config of the machine running the tests. */
@@ -22,6 +41,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     PATH: process.env['PATH'] ?? '/usr/bin:/bin',
     HOME: home,
     CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    // The run's temporary root: spill and Bash output files of the daemon go there, not into the real TMPDIR.
+    TMPDIR: tmpdir(),
     AGENTD_LOG_LEVEL: 'warn',
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;

@@ -1,5 +1,6 @@
 // Fake tools and an executor harness for unit and property tests. A fake call sleeps (fake timers) for
 // `ms`, may fail, and records when it ran, so tests can check overlap and concurrency invariants.
+import { tmpdir } from 'node:os';
 import * as z from 'zod/mini';
 import { type ExecutorDeps, StreamingToolExecutor } from '../../src/executor/executor.js';
 import { type PermissionGate, type ToolHooks, passThroughHooks, passThroughPermissions } from '../../src/executor/pipeline.js';
@@ -118,7 +119,7 @@ export function harness(tools: AnyTool[], opts: { maxConcurrency?: number; hooks
     hooks: opts.hooks ?? passThroughHooks,
     permissions: opts.permissions ?? passThroughPermissions,
     maxConcurrency: opts.maxConcurrency ?? 10,
-    env: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: '/tmp' }),
+    env: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: tmpdir() }),
     getShared: () => shared.current,
     setShared: (c) => {
       shared.current = c;

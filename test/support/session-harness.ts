@@ -1,4 +1,5 @@
 // Builds a Session on the in-process scripted model with fake (or given) tools, collecting its events.
+import { tmpdir } from 'node:os';
 import { passThroughHooks, passThroughPermissions, type PermissionGate, type ToolHooks } from '../../src/executor/pipeline.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { ScenarioEngine } from '../../src/model/scripted/engine.js';
@@ -66,7 +67,7 @@ export function sessionHarness(opts: {
       hooks: opts.hooks ?? passThroughHooks,
       turnHooks: opts.turnHooks ?? noTurnHooks,
       permissions: opts.permissions ?? passThroughPermissions,
-      toolEnv: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: '/tmp' }),
+      toolEnv: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: tmpdir() }),
       recorder: opts.recorder ?? nullRecorder,
       logger,
       now: () => Date.now(),
