@@ -1,0 +1,164 @@
+// agentd with no `node` on PATH, driven by the official TypeScript SDK (its own spawn, PATH empty in the
+// child's environment): the native executable built by scripts/build-native.mjs (built here, ~3 s, so every
+// `npm test` proves the build), and bin/agentd with AGENTD_NODE. One turn each: a Bash call that runs commands
+// by name, a Read, then the result. Plus bin/agentd's one-line error when it cannot find Node.
+import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
+import { DEFAULT_CHILD_PATH } from '../../src/tools/environment.js';
+import { AGENTD, ROOT } from '../support/daemon.js';
+import { toolResults } from '../support/sdk-run.js';
+
+const SCENARIO: Scenario = {
+  rules: [
+    {
+      when: { hasToolResults: false },
+      reply: {
+        content: [
+          { type: 'text', text: 'Looking.' },
+          // `ls` and `tr` by name: tools get a default PATH; /proc/$PPID/environ shows agentd's own (empty) one.
+          { type: 'tool_use', id: 'toolu_bash', name: 'Bash', input: { command: 'echo "tools: PATH=$PATH"; tr "\\0" "\\n" < /proc/$PPID/environ | grep "^PATH="; ls' } },
+          { type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: '{{cwd}}/notes.md' } },
+        ],
+      },
+    },
+    { reply: { content: [{ type: 'text', text: 'Both ran.' }] } },
+  ],
+};
+
+let top: string;
+beforeAll(() => {
+  top = mkdtempSync(join(tmpdir(), 'agentd-native-test-'));
+});
+afterAll(() => {
+  rmSync(top, { recursive: true, force: true });
+});
+
+function workspace(name: string): { cwd: string; env: Record<string, string> } {
+  const dir = join(top, name);
+  const cwd = join(dir, 'ws');
+  const home = join(dir, 'home');
+  mkdirSync(cwd, { recursive: true });
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(cwd, 'notes.md'), 'alpha\nbeta\n');
+  const scenario = join(dir, 'scenario.json');
+  writeFileSync(scenario, JSON.stringify(SCENARIO));
+  return {
+    cwd,
+    env: { PATH: '', HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CACHE_HOME: join(dir, 'cache'), AGENTD_SCENARIO: scenario, AGENTD_LOG_LEVEL: 'warn' },
+  };
+}
+
+async function turn(executable: string, ws: { cwd: string; env: Record<string, string> }): Promise<SDKMessage[]> {
+  const out: SDKMessage[] = [];
+  let stderr = '';
+  const q = query({
+    prompt: 'Look at the workspace.',
+    options: { pathToClaudeCodeExecutable: executable, cwd: ws.cwd, env: ws.env, allowedTools: ['Bash', 'Read'], stderr: (s) => (stderr += s) },
+  });
+  try {
+    for await (const m of q) out.push(m);
+  } catch (e) {
+    throw new Error(`${e instanceof Error ? e.message : String(e)}; agentd's stderr: ${stderr}`);
+  }
+  return out;
+}
+
+function expectTurn(msgs: SDKMessage[]): void {
+  // tool_progress frames come while a command runs longer than a moment: how many depends on the machine's load.
+  const kinds = msgs.filter((m) => m.type !== 'tool_progress').map((m) => `${m.type}${'subtype' in m ? `/${m.subtype}` : ''}`);
+  expect(kinds).toEqual([
+    'system/init',
+    'assistant',
+    'assistant',
+    'assistant',
+    'user',
+    'user',
+    'assistant',
+    'result/success',
+  ]);
+  expect(toolResults(msgs)).toEqual([
+    ['toolu_bash', false, `tools: PATH=${DEFAULT_CHILD_PATH}\nPATH=\nnotes.md`],
+    ['toolu_read', false, '1\talpha\n2\tbeta\n3\t'],
+  ]);
+  expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Both ran.', num_turns: 2 });
+}
+
+describe('the native executable', () => {
+  let exe: string;
+  beforeAll(() => {
+    exe = join(top, 'agentd');
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build-native.mjs'), '--out', exe, '--quiet'], { encoding: 'utf8', timeout: 170_000 });
+    if (r.status !== 0) throw new Error(`build-native failed (exit ${String(r.status)} ${r.error?.message ?? ''}): ${r.stderr}`);
+  }, 180_000);
+
+  it('is one executable file that runs a turn through the SDK with PATH empty (Bash, Read, result)', async () => {
+    expect(statSync(exe).mode & 0o111).not.toBe(0);
+    const ws = workspace('native');
+    expectTurn(await turn(exe, ws));
+    // Its files were extracted once, into one directory per build under XDG_CACHE_HOME, and nothing half-done
+    // was left beside it; a second start uses that directory as it is.
+    const cacheRoot = join(ws.env['XDG_CACHE_HOME'] as string, 'agentd');
+    const builds = readdirSync(cacheRoot);
+    expect(builds).toEqual([expect.stringMatching(/^0\.1\.0-[0-9a-f]{16}$/)]);
+    const dir = join(cacheRoot, builds[0] as string);
+    expect(readdirSync(dir).sort()).toEqual(['.agentd-native', 'agentd-sdk.js', 'agentd-tools.js', 'agentd-tools.js.cache', 'agentd.js', 'agentd.js.cache', 'node_modules', 'package.json']);
+    expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['ajv', 'picomatch', 'pino', 'tree-sitter-bash', 'web-tree-sitter']);
+    const before = statSync(join(dir, 'agentd.js')).mtimeMs;
+    expectTurn(await turn(exe, ws));
+    expect(readdirSync(cacheRoot)).toEqual(builds);
+    expect(statSync(join(dir, 'agentd.js')).mtimeMs).toBe(before);
+  }, 60_000);
+
+  it('answers --version with no environment at all (cache in $HOME/.cache)', () => {
+    const home = join(top, 'bare-home');
+    mkdirSync(home);
+    const r = spawnSync(exe, ['--version'], { encoding: 'utf8', env: { HOME: home } });
+    expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({ status: 0, stdout: expect.stringMatching(/^\S+ \(Claude Code compatible; agentd 0\.1\.0\)\n$/), stderr: '' });
+    expect(readdirSync(join(home, '.cache', 'agentd'))).toHaveLength(1);
+  });
+
+  it('extracts atomically: first starts racing each other all run, and leave one directory', async () => {
+    const cache = join(top, 'race-cache');
+    const runs = Array.from({ length: 4 }, () =>
+      new Promise<{ code: number | null; out: string }>((resolve) => {
+        const c = spawn(exe, ['--version'], { env: { PATH: '', HOME: top, XDG_CACHE_HOME: cache }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        c.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        c.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        c.on('exit', (code) => resolve({ code, out }));
+      }),
+    );
+    const results = await Promise.all(runs);
+    expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(results.every((r) => r.out.includes('agentd 0.1.0'))).toBe(true);
+    expect(readdirSync(join(cache, 'agentd'))).toEqual([expect.stringMatching(/^0\.1\.0-[0-9a-f]{16}$/)]);
+  }, 60_000);
+});
+
+describe('bin/agentd without node on PATH', () => {
+  it('runs under the node AGENTD_NODE names, driven by the SDK with PATH empty', async () => {
+    const ws = workspace('agentd-node');
+    expectTurn(await turn(AGENTD, { ...ws, env: { ...ws.env, AGENTD_NODE: process.execPath } }));
+  }, 60_000);
+
+  it('says in one line what to set, and exits 127, when it cannot find node', () => {
+    const none = spawnSync(AGENTD, ['--version'], { encoding: 'utf8', env: { PATH: '' } });
+    expect({ status: none.status, stdout: none.stdout, stderr: none.stderr }).toEqual({
+      status: 127,
+      stdout: '',
+      stderr:
+        `agentd: Node.js not found: no "node" on PATH and AGENTD_NODE is not set; set AGENTD_NODE to a node binary (e.g. the host's process.execPath) or use the native executable (npm run build:native)\n`,
+    });
+    const bad = spawnSync(AGENTD, ['--version'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', AGENTD_NODE: join(top, 'no-such-node') } });
+    expect({ status: bad.status, stdout: bad.stdout, stderr: bad.stderr }).toEqual({
+      status: 127,
+      stdout: '',
+      stderr: `agentd: AGENTD_NODE=${join(top, 'no-such-node')} is not an executable file; point it at a node binary (e.g. the host's process.execPath)\n`,
+    });
+  });
+});
