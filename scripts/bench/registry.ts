@@ -1,6 +1,7 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
+import { native } from './native.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { streamThroughput } from './stream.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
@@ -19,4 +20,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   bash50mb,
   session200Turns,
   interruptLatency,
+  native,
 ];

@@ -9,7 +9,6 @@
 // Not the same: glibc.malloc.arena_max=1, which bin/agentd's shell lines set before Node starts. glibc reads it
 // only at process start, and re-executing itself with it (process.execve, Node ≥ 22.15) measured +20 ms of CPU
 // per start, half the start-up budget; a host that wants it sets GLIBC_TUNABLES itself (README).
-import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -87,7 +86,7 @@ function extracted(env: NodeJS.ProcessEnv): string {
     }
     // Extract beside the final place and rename it in as a whole: a concurrent first start either wins the
     // rename or finds the other's finished copy; nobody ever sees a half-written directory.
-    const tmp = join(root, `.${AGENTD_NATIVE_BUILD}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const tmp = join(root, `.${AGENTD_NATIVE_BUILD}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
     try {
       mkdirSync(tmp, { mode: 0o700 });
       extractInto(tmp);
