@@ -51,9 +51,13 @@ try {
   const assets = new Map();
   const add = (key, file) => assets.set(key, file);
 
-  // agentd's bundles and the code caches of the build's warm-up run (same Node, so valid in the executable).
-  for (const f of ['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'package.json']) add(f, join(dist, f));
-  for (const f of readdirSync(dist)) if (f.endsWith('.js.cache')) add(f, join(dist, f));
+  // agentd's bundles and the code caches dist/ has (the build's warm-up run wrote them with this Node, so they
+  // are valid in the executable), copied first: a running bin/agentd may rewrite a cache while this reads.
+  const own = [...['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'package.json'], ...readdirSync(dist).filter((f) => f.endsWith('.js.cache'))];
+  for (const f of own) {
+    copyFileSync(join(dist, f), join(stage, f));
+    add(f, join(stage, f));
+  }
 
   // The packages the bundles require by name at run time.
   const pkgDir = (name) => join(root, 'node_modules', name);
