@@ -74,15 +74,34 @@ function extractInto(dir: string): void {
   writeFileSync(join(dir, MARKER), `${AGENTD_NATIVE_BUILD}\n`);
 }
 
+/**
+ * Whether `dir` holds all of this build's files. Every one is checked (a few µs each), not just the marker: a
+ * cleaner of old files (systemd-tmpfiles in the temp dir, a user tidying ~/.cache) must not leave a directory
+ * that starts but fails when the tools bundle loads later.
+ */
+function complete(dir: string): boolean {
+  return existsSync(join(dir, MARKER)) && AGENTD_NATIVE_FILES.every((k) => existsSync(join(dir, k)));
+}
+
 /** The directory holding this build's files, extracting them on the first run of the build. */
 function extracted(env: NodeJS.ProcessEnv): string {
   const errors: string[] = [];
   for (const root of cacheRoots(env)) {
     const dir = join(root, AGENTD_NATIVE_BUILD);
-    if (existsSync(join(dir, MARKER))) return dir;
+    if (complete(dir)) return dir;
     if (!prepareRoot(root)) {
       errors.push(`${root}: not usable`);
       continue;
+    }
+    if (existsSync(dir)) {
+      // Incomplete: moved aside (atomically, so a racing start sees either it or nothing) and replaced.
+      const aside = join(root, `.${AGENTD_NATIVE_BUILD}.${process.pid}.${Math.random().toString(36).slice(2)}.old`);
+      try {
+        renameSync(dir, aside);
+        rmSync(aside, { recursive: true, force: true });
+      } catch {
+        // another start moved it first
+      }
     }
     // Extract beside the final place and rename it in as a whole: a concurrent first start either wins the
     // rename or finds the other's finished copy; nobody ever sees a half-written directory.
@@ -95,7 +114,7 @@ function extracted(env: NodeJS.ProcessEnv): string {
         renameSync(tmp, dir);
       } catch (e) {
         rmSync(tmp, { recursive: true, force: true });
-        if (!existsSync(join(dir, MARKER))) throw e;
+        if (!complete(dir)) throw e;
       }
       return dir;
     } catch (e) {

@@ -120,6 +120,11 @@ describe('the native executable', () => {
     expectTurn(await turn(exe, ws));
     expect(readdirSync(cacheRoot)).toEqual(builds);
     expect(statSync(join(dir, 'agentd.js')).mtimeMs).toBe(before);
+    // A file removed behind its back (a cleaner of old files) is noticed at the next start: extracted again.
+    rmSync(join(dir, 'agentd-tools.js'));
+    expectTurn(await turn(exe, ws));
+    expect(readdirSync(cacheRoot)).toEqual(builds);
+    expect(statSync(join(dir, 'agentd-tools.js')).size).toBeGreaterThan(100_000);
   }, 60_000);
 
   it('answers --version with no environment at all (cache in $HOME/.cache)', () => {
