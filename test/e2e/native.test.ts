@@ -46,12 +46,14 @@ function workspace(name: string): { cwd: string; env: Record<string, string> } {
   const home = join(dir, 'home');
   mkdirSync(cwd, { recursive: true });
   mkdirSync(home, { recursive: true });
+  mkdirSync(join(dir, 'tmp'));
   writeFileSync(join(cwd, 'notes.md'), 'alpha\nbeta\n');
   const scenario = join(dir, 'scenario.json');
   writeFileSync(scenario, JSON.stringify(SCENARIO));
   return {
     cwd,
-    env: { PATH: '', HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CACHE_HOME: join(dir, 'cache'), AGENTD_SCENARIO: scenario, AGENTD_LOG_LEVEL: 'warn' },
+    // TMPDIR inside the test's directory: whatever agentd leaves there goes with it.
+    env: { PATH: '', HOME: home, TMPDIR: join(dir, 'tmp'), CLAUDE_CONFIG_DIR: join(home, '.claude'), XDG_CACHE_HOME: join(dir, 'cache'), AGENTD_SCENARIO: scenario, AGENTD_LOG_LEVEL: 'warn' },
   };
 }
 
