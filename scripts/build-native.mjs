@@ -14,12 +14,12 @@
 //
 // Node ≥ 24.? / 25 has `--build-sea` (blob and injection in one step, no postject); it is used when this Node
 // has it. Otherwise (Node 20, 22): `--experimental-sea-config` writes the blob and postject (the Node project's
-// injector) puts it into the copy. The copy is stripped of debug information first when `strip` exists.
+// injector) puts it into the copy. The copy is stripped (debug information, symbols) first when `strip` exists.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,7 @@ if (!existsSync(join(dist, '.built'))) {
 }
 
 const stage = mkdtempSync(join(tmpdir(), 'agentd-native-build-'));
+const tmpOut = `${out}.${process.pid}.tmp`;
 try {
   /** asset key (path inside the extracted directory) → file in the stage or dist */
   const assets = new Map();
@@ -136,7 +137,6 @@ try {
   });
 
   mkdirSync(dirname(out), { recursive: true });
-  const tmpOut = `${out}.${process.pid}.tmp`;
   const config = {
     main,
     output: join(stage, 'sea.blob'),
@@ -161,24 +161,33 @@ try {
     run(process.execPath, ['--build-sea', cfg]);
     rmSync(tmpOut, { force: true });
     renameSync(`${tmpOut}.sea`, tmpOut);
+    chmodSync(tmpOut, 0o755);
   } else {
     const cfg = join(stage, 'sea.json');
     writeFileSync(cfg, JSON.stringify(config));
     run(process.execPath, ['--experimental-sea-config', cfg]);
-    const { inject } = await import('postject');
-    await inject(tmpOut, 'NODE_SEA_BLOB', readFileSync(config.output), { sentinelFuse: SENTINEL_FUSE });
+    // postject's CLI in a child: its ELF library prints warnings about this binary's many note sections that
+    // mean nothing here; they are shown only if it fails.
+    const cli = createRequire(import.meta.url).resolve('postject/dist/cli.js');
+    const r = spawnSync(process.execPath, [cli, tmpOut, 'NODE_SEA_BLOB', config.output, '--sentinel-fuse', SENTINEL_FUSE], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      // e.g. a distribution's Node built without single-executable support (no sentinel fuse in the binary)
+      throw new Error(`cannot make ${process.execPath} a single executable (postject: ${`${r.error?.message ?? ''}${r.stderr}`.trim().split('\n').slice(-3).join(' ')}): build with an official Node.js binary`);
+    }
   }
-  renameSync(tmpOut, out);
-
   // Smoke: the executable starts and answers --version (extracting into the stage, not the user's cache).
-  const smoke = spawnSync(out, ['--version'], { encoding: 'utf8', env: { PATH: '', HOME: stage, AGENTD_NATIVE_CACHE: join(stage, 'cache') }, timeout: 60_000 });
+  const smoke = spawnSync(tmpOut, ['--version'], { encoding: 'utf8', env: { PATH: '', HOME: stage, AGENTD_NATIVE_CACHE: join(stage, 'cache') }, timeout: 60_000 });
   if (smoke.status !== 0 || !/agentd/.test(smoke.stdout)) {
     throw new Error(`the built executable does not run: exit ${String(smoke.status)} ${smoke.error?.message ?? ''}\n${smoke.stdout}${smoke.stderr}`);
   }
+  renameSync(tmpOut, out);
+
   const mib = (statSync(out).size / 2 ** 20).toFixed(1);
   log(
     `build-native: ${out} (${mib} MiB, Node ${process.version}${stripped ? ', debug info stripped' : ''}, build ${buildId}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 } finally {
   rmSync(stage, { recursive: true, force: true });
+  rmSync(tmpOut, { force: true });
+  rmSync(`${tmpOut}.sea`, { force: true });
 }
