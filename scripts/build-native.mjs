@@ -12,7 +12,7 @@
 // A scan of the bundles fails the build if they require any other package, so a new run-time dependency cannot
 // silently break the native build.
 //
-// Node ≥ 24.? / 25 has `--build-sea` (blob and injection in one step, no postject); it is used when this Node
+// Node 25.5+ has `--build-sea` (blob and injection in one step, no postject); it is used when this Node
 // has it. Otherwise (Node 20, 22): `--experimental-sea-config` writes the blob and postject (the Node project's
 // injector) puts it into the copy. The copy is stripped (debug information, symbols) first when `strip` exists.
 import { build } from 'esbuild';
