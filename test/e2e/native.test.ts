@@ -1,10 +1,10 @@
 // agentd with no `node` on PATH, driven by the official TypeScript SDK (its own spawn, PATH empty in the
-// child's environment): the native executable built by scripts/build-native.mjs (built here, ~3 s, so every
-// `npm test` proves the build), and bin/agentd with AGENTD_NODE. One turn each: a Bash call that runs commands
-// by name, a Read, then the result. Plus bin/agentd's one-line error when it cannot find Node.
+// child's environment): the native executable built by scripts/build-native.mjs (built here, 2-6 s, so every
+// `npm test` proves the build), bin/agentd with AGENTD_NODE, and bin/agentd under its parent's node. One turn
+// each: Bash calls that run commands by name, a Read, then the result. Plus bin/agentd's one-line errors.
 import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,16 +158,26 @@ describe('the native executable', () => {
 describe('bin/agentd without node on PATH', () => {
   it('runs under the node AGENTD_NODE names, driven by the SDK with PATH empty', async () => {
     const ws = workspace('agentd-node');
-    expectTurn(await turn(AGENTD, { ...ws, env: { ...ws.env, AGENTD_NODE: process.execPath } }));
+    // A wrapper that notes it was used: the parent (this test's node) would do as well, so prove AGENTD_NODE won.
+    const wrapper = join(top, 'agentd-node-wrapper');
+    writeFileSync(wrapper, `#!/bin/sh\necho used > "${join(top, 'agentd-node-used')}"\nexec "${process.execPath}" "$@"\n`, { mode: 0o755 });
+    expectTurn(await turn(AGENTD, { ...ws, env: { ...ws.env, AGENTD_NODE: wrapper } }));
+    expect(readFileSync(join(top, 'agentd-node-used'), 'utf8')).toBe('used\n');
+  }, 60_000);
+
+  it("runs under its parent's node when the host sets nothing (the SDK's process is node)", async () => {
+    const ws = workspace('parent-node');
+    expectTurn(await turn(AGENTD, ws));
   }, 60_000);
 
   it('says in one line what to set, and exits 127, when it cannot find node', () => {
-    const none = spawnSync(AGENTD, ['--version'], { encoding: 'utf8', env: { PATH: '' } });
+    // Started by a shell (not by node), with no node on PATH and no AGENTD_NODE.
+    const none = spawnSync('/bin/sh', ['-c', `"${AGENTD}" --version; exit $?`], { encoding: 'utf8', env: { PATH: '' } });
     expect({ status: none.status, stdout: none.stdout, stderr: none.stderr }).toEqual({
       status: 127,
       stdout: '',
       stderr:
-        `agentd: Node.js not found: no "node" on PATH and AGENTD_NODE is not set; set AGENTD_NODE to a node binary (e.g. the host's process.execPath) or use the native executable (npm run build:native)\n`,
+        `agentd: Node.js not found: AGENTD_NODE is not set, there is no "node" on PATH and the parent process is not node; set AGENTD_NODE to a node binary (e.g. the host's process.execPath) or use the native executable (npm run build:native)\n`,
     });
     const bad = spawnSync(AGENTD, ['--version'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', AGENTD_NODE: join(top, 'no-such-node') } });
     expect({ status: bad.status, stdout: bad.stdout, stderr: bad.stderr }).toEqual({
