@@ -5,7 +5,7 @@
 // SEA assets and are extracted once per build into a private cache directory, laid out like the npm install
 // (<dir>/agentd.js, <dir>/node_modules/…). From there the same launcher as bin/agentd's runs them: the same
 // bundles, the same lazy loading, the same V8 code caches (embedded warm, rewritten there if ever stale), the
-// same run-time V8 tuning. Extracting costs a few ms once per build; a later start checks that the files are
+// same run-time V8 tuning. Extracting costs ~10 ms once per build; a later start checks that the files are
 // there (one stat each).
 // Not the same: glibc.malloc.arena_max=1, which bin/agentd's shell lines set before Node starts. glibc reads it
 // only at process start, and re-executing itself with it (process.execve, Node ≥ 22.15) measured +20 ms of CPU
