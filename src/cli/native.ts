@@ -94,7 +94,8 @@ function extracted(env: NodeJS.ProcessEnv): string {
       errors.push(`${root}: not usable`);
       continue;
     }
-    if (existsSync(dir)) {
+    // Checked again: a racing first start may have renamed its finished copy in since the check above.
+    if (existsSync(dir) && !complete(dir)) {
       // Incomplete: moved aside (atomically, so a racing start sees either it or nothing) and replaced.
       const aside = join(root, `.${AGENTD_NATIVE_BUILD}.${process.pid}.${Math.random().toString(36).slice(2)}.old`);
       try {
