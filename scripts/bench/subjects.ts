@@ -8,7 +8,7 @@ import type { SpawnSpec } from './proc.js';
 
 export const STREAM_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'] as const;
 
-export type SubjectId = 'agentd' | 'agentd-scripted' | 'claude';
+export type SubjectId = 'agentd' | 'agentd-scripted' | 'agentd-native' | 'claude';
 
 export interface LaunchOptions {
   home: string;
@@ -80,6 +80,21 @@ export function agentdScriptedSubject(root: string, launch: AgentdLaunch = {}): 
     spec: (o) => ({
       ...agentdSpec(root, launch, [...STREAM_ARGS, '--model-provider', 'scripted', '--scenario', o.scenarioFile ?? 'builtin:echo', ...(o.extraArgs ?? [])], baseEnv(o.home)),
       cwd: o.cwd,
+    }),
+  };
+}
+
+/** The native executable (scripts/build-native.mjs) against the loopback server, environment as agentdSubject's. */
+export function agentdNativeSubject(executable: string): Subject {
+  return {
+    id: 'agentd-native',
+    label: 'agentd native executable (loopback HTTP)',
+    usesLoopback: true,
+    spec: (o) => ({
+      command: executable,
+      args: [...STREAM_ARGS, ...(o.extraArgs ?? [])],
+      cwd: o.cwd,
+      env: { ...baseEnv(o.home), ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: o.baseUrl ?? 'http://127.0.0.1:9' },
     }),
   };
 }

@@ -21,12 +21,22 @@ export const SECRET_ENV_NAMES = [
 ] as const;
 
 /**
+ * The PATH tools get when agentd was given none (unset or empty, as when a host starts it with a bare
+ * environment): systemd's default search path, which finds the shell and the usual commands. An empty PATH
+ * would make every command but absolute paths fail (`ls: No such file or directory`), and bash's own default
+ * for an unset PATH ends in `.`, the current directory.
+ */
+export const DEFAULT_CHILD_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+
+/**
  * The environment for child processes. Secrets are removed unless AGENTD_PASS_CREDENTIALS_TO_TOOLS=1;
- * AGENTD_SECRET_ENV (comma-separated names) adds more variables to remove.
+ * AGENTD_SECRET_ENV (comma-separated names) adds more variables to remove. An unset or empty PATH becomes
+ * DEFAULT_CHILD_PATH.
  */
 export function childEnvironment(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  if (!out['PATH']) out['PATH'] = DEFAULT_CHILD_PATH;
   if (env['AGENTD_PASS_CREDENTIALS_TO_TOOLS'] === '1') return out;
   const extra = (env['AGENTD_SECRET_ENV'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const k of [...SECRET_ENV_NAMES, ...extra]) delete out[k];
