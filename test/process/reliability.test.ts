@@ -1,0 +1,163 @@
+// The reliability defects of issue 9, each at the process edge: what the built daemon does when the host sends
+// odd input, odd answers or odd flags, when a tool escapes its process group, when the host dies mid-tool and
+// when the disk is full. Each of these tests failed before its fix.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
+
+function scenarioFile(scenario: unknown): string {
+  const p = join(tempDir('agentd-scn-'), 'scenario.json');
+  writeFileSync(p, JSON.stringify(scenario));
+  return p;
+}
+
+const frameKinds = (frames: Array<Record<string, unknown>>): string[] =>
+  frames.map((f) => `${String(f['type'])}${f['subtype'] ? `/${String(f['subtype'])}` : ''}`);
+const toolResults = (frames: Array<Record<string, unknown>>) =>
+  frames
+    .filter((f) => f['type'] === 'user')
+    .flatMap((f) => ((f['message'] as { content: unknown }).content as Array<Record<string, unknown>>).filter((b) => b['type'] === 'tool_result'))
+    .map((b) => ({ content: b['content'], is_error: b['is_error'] === true }));
+
+describe('whitespace-only input lines', () => {
+  it('are skipped silently, as blank lines are (Claude Code does the same)', async () => {
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', 'builtin:echo'] });
+    d.send(initializeFrame('i1'));
+    d.sendRaw('   \n\t\t\n \r\n \t \r \n');
+    d.send(userFrame('hello'));
+    d.sendRaw('  \t');
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    expect(frameKinds(d.tap.frames)).toEqual(['control_response', 'system/init', 'assistant', 'result/success']);
+    expect(d.stderr()).not.toContain('inbound line rejected');
+  });
+});
+
+describe('a permission answer that is not an object', () => {
+  const touch = scenarioFile({
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_t1', name: 'Bash', input: { command: 'touch made-by-bash' } }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ],
+  });
+  for (const answer of ['"allow"', 'true', '42', '["allow"]']) {
+    it(`${answer}: the call is denied at once with a typed message, the turn goes on`, async () => {
+      const cwd = tempDir('agentd-cwd-');
+      const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', touch, '--permission-prompt-tool', 'stdio'], cwd });
+      d.send(initializeFrame());
+      d.send(userFrame('touch it'));
+      const req = await d.waitFor((f) => f['type'] === 'control_request');
+      d.sendRaw(`{"type":"control_response","response":{"subtype":"success","request_id":${JSON.stringify(req['request_id'])},"response":${answer}}}\n`);
+      // No stdin EOF before the result: the denial must not wait for the channel to close.
+      const result = await d.waitFor((f) => f['type'] === 'result', 15_000);
+      d.endInput();
+      expect((await d.exited).code).toBe(0);
+      expect(result['subtype']).toBe('success');
+      expect(toolResults(d.tap.frames)).toEqual([
+        {
+          content: 'Tool permission request failed: the host answered with a response that is not an object (expected {behavior: "allow", updatedInput?} or {behavior: "deny", message}). The call was denied.',
+          is_error: true,
+        },
+      ]);
+      expect(d.tap.frames.filter((f) => f['subtype'] === 'protocol_error').map((f) => f['error_code'])).toEqual(['invalid_frame']);
+    });
+  }
+});
+
+describe('-p with --input-format stream-json', () => {
+  it('serves NDJSON frames (initialize, user messages) as without -p', async () => {
+    const d = startDaemon({ args: ['-p', ...STREAM_ARGS, '--scenario', 'builtin:echo'] });
+    d.send(initializeFrame('i1'));
+    d.send(userFrame('first'));
+    const init = await d.waitFor((f) => f['type'] === 'control_response', 15_000);
+    expect(init['response']).toMatchObject({ subtype: 'success', request_id: 'i1' });
+    await d.waitFor((f) => f['type'] === 'result');
+    d.send(userFrame('second'));
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    expect(d.tap.frames.filter((f) => f['type'] === 'result').map((f) => f['result'])).toEqual(['first', 'second']);
+  });
+
+  it('a positional prompt is ignored with stream-json input (as Claude Code does), with a warning', async () => {
+    const d = startDaemon({ args: ['-p', 'ignored prompt', ...STREAM_ARGS, '--scenario', 'builtin:echo'] });
+    d.send(initializeFrame('i1'));
+    d.send(userFrame('from stdin'));
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    expect(d.tap.frames.filter((f) => f['type'] === 'result').map((f) => f['result'])).toEqual(['from stdin']);
+    expect(d.stderr()).toContain('prompt argument ignored');
+  });
+});
+
+describe('listeners', () => {
+  it('no MaxListenersExceededWarning after 30 sequential tool calls and a batch of 12 in one turn', async () => {
+    const scenario = scenarioFile({
+      rules: [
+        { reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo one' } }] }, times: 30 },
+        {
+          reply: { content: Array.from({ length: 12 }, (_, i) => ({ type: 'tool_use', name: 'Bash', input: { command: `echo batch ${i}` } })) },
+          times: 1,
+        },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--allowedTools', 'Bash'] });
+    d.send(initializeFrame());
+    d.send(userFrame('go'));
+    const result = await d.waitFor((f) => f['type'] === 'result', 60_000);
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    expect(result['num_turns']).toBe(32);
+    expect(toolResults(d.tap.frames)).toHaveLength(42);
+    expect(d.stderr()).not.toContain('MaxListenersExceededWarning');
+    expect(d.stderr()).not.toContain('memory leak');
+  }, 90_000);
+});
+
+describe('command hook exit codes (0 ok, 2 block with stderr, other = non-blocking error)', () => {
+  const touch = scenarioFile({
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_h1', name: 'Bash', input: { command: 'touch made-by-bash' } }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ],
+  });
+  const run = async (event: string, command: string) => {
+    const cwd = tempDir('agentd-cwd-');
+    mkdirSync(join(cwd, '.claude'));
+    writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify({ hooks: { [event]: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } }));
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', touch, '--allowedTools', 'Bash(touch:*)', '--include-hook-events'], cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('touch it'));
+    await d.waitFor((f) => f['type'] === 'result', 15_000);
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    const hookResponses = d.tap.frames.filter((f) => f['subtype'] === 'hook_response').map((f) => [f['hook_event'], f['exit_code'], f['outcome']]);
+    return { results: toolResults(d.tap.frames), hookResponses, cwd };
+  };
+
+  it('PreToolUse exit 1: reported as a hook error, the call runs (as Claude Code does)', async () => {
+    const r = await run('PreToolUse', 'echo "hook trouble" >&2; exit 1');
+    expect(r.hookResponses).toEqual([['PreToolUse', 1, 'error']]);
+    expect(r.results).toEqual([{ content: '(Bash completed with no output)', is_error: false }]);
+  });
+
+  it('PreToolUse exit 3: the same', async () => {
+    const r = await run('PreToolUse', 'exit 3');
+    expect(r.results).toEqual([{ content: '(Bash completed with no output)', is_error: false }]);
+  });
+
+  it('PreToolUse exit 2: blocks the call with the hook stderr', async () => {
+    const r = await run('PreToolUse', 'echo "not this one" >&2; exit 2');
+    expect(r.hookResponses).toEqual([['PreToolUse', 2, 'success']]);
+    expect(r.results).toEqual([{ content: 'not this one', is_error: true }]);
+  });
+
+  it('PostToolUse exit 1: non-blocking, the result is unchanged', async () => {
+    const r = await run('PostToolUse', 'echo oops >&2; exit 1');
+    expect(r.results).toEqual([{ content: '(Bash completed with no output)', is_error: false }]);
+  });
+});
+
+export { AGENTD, baseEnv, spawn };
