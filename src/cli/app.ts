@@ -126,7 +126,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   });
   let exiting = false;
 
-  const printMode = opts.print || opts.inputFormat === 'text';
+  // One-shot mode reads its prompt as text (argument or stdin). `-p` does not change the input format: with
+  // `--input-format stream-json` stdin carries NDJSON frames (initialize, user messages) with or without it, as
+  // for Claude Code, which also ignores a prompt argument then.
+  const printMode = opts.inputFormat === 'text';
+  if (!printMode && opts.prompt !== undefined) logger.warn({}, 'prompt argument ignored: with --input-format stream-json the prompt comes from stdin frames');
   const writer = new FrameWriter(io.stdout, {
     maxLineBytes: OUTBOUND_LINE_CAP,
     highWaterMark: 1024 * 1024,
