@@ -26,6 +26,7 @@ import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import { withRunTag } from '../tools/process-groups.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
@@ -55,6 +56,8 @@ export interface RunningApp {
   exit: Promise<number>;
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
+  /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
+  killToolsNow(): void;
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
@@ -100,11 +103,15 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const tracker = new ProcessGroupTracker();
+  // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
+  // those that left their process group (setsid) too.
+  const runTag = newUuid().replaceAll('-', '');
+  const childEnvSource = withRunTag(io.env, runTag);
+  const tracker = new ProcessGroupTracker({ runTag });
   // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
   // of them, and the session waits for them before its first turn.
   let background: BackgroundRegistry = new EmptyBackgroundRegistry();
-  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker, background: () => background });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {
@@ -193,7 +200,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(io.env), logger, {
+  const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
   });
@@ -338,6 +345,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   let shuttingDown = false;
   const app: RunningApp = {
     exit,
+    killToolsNow: () => tracker.killAllNow(),
     shutdown(code, reason) {
       if (exiting || shuttingDown) return;
       shuttingDown = true;

@@ -2,6 +2,67 @@
 // shutdown) do not load the process-spawning code.
 import { readFileSync, readdirSync } from 'node:fs';
 
+/**
+ * The variable that marks every process agentd starts (tools, hooks, and whatever they start in turn): its
+ * value is a comma-separated list of run tags, one per agentd up the chain. A process that leaves its process
+ * group (`setsid`, `setsid -f`, a daemonising double fork) escapes a group kill but keeps its environment, so
+ * scanning /proc for the tag finds it; see taggedProcesses.
+ */
+export const RUN_TAG_VAR = 'AGENTD_RUN_ID';
+
+/** `env` with `tag` added to RUN_TAG_VAR (kept: the tags of agentds further up, which must find these too). */
+export function withRunTag<T extends Readonly<Record<string, string | undefined>>>(env: T, tag: string): T & Record<string, string | undefined> {
+  const prev = env[RUN_TAG_VAR];
+  return { ...env, [RUN_TAG_VAR]: prev ? `${prev},${tag}` : tag };
+}
+
+/**
+ * Live processes (zombies excluded) whose initial environment carries `tag` in RUN_TAG_VAR, this process
+ * excluded. Linux only (/proc); elsewhere, or for processes of other users, the list is empty and process
+ * groups are all there is. A process that clears its environment (`env -i`) is not found.
+ */
+export function taggedProcesses(tag: string): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = `${RUN_TAG_VAR}=`;
+  const out: number[] = [];
+  for (const p of pids) {
+    if (!/^\d+$/.test(p)) continue;
+    const pid = Number(p);
+    if (pid === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${p}/environ`, 'latin1');
+    } catch {
+      continue; // gone, or not ours to read (and then not ours to kill)
+    }
+    const at = environ.startsWith(needle) ? 0 : environ.indexOf(`\0${needle}`);
+    if (at === -1) continue;
+    const start = at === 0 ? needle.length : at + 1 + needle.length;
+    const end = environ.indexOf('\0', start);
+    const tags = environ.slice(start, end === -1 ? undefined : end).split(',');
+    if (!tags.includes(tag)) continue;
+    const st = procState(pid);
+    if (st && st.state !== 'Z' && st.state !== 'X') out.push(pid);
+  }
+  return out;
+}
+
+/** Sends `signal` to each pid; false for those already gone. */
+export function signalPids(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone
+    }
+  }
+}
+
 /** Sends `signal` to the whole group. False when no process of the group is left. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {

@@ -2,10 +2,11 @@
 // odd input, odd answers or odd flags, when a tool escapes its process group, when the host dies mid-tool and
 // when the disk is full. Each of these tests failed before its fix.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 
 function scenarioFile(scenario: unknown): string {
   const p = join(tempDir('agentd-scn-'), 'scenario.json');
@@ -157,6 +158,111 @@ describe('command hook exit codes (0 ok, 2 block with stderr, other = non-blocki
   it('PostToolUse exit 1: non-blocking, the result is unchanged', async () => {
     const r = await run('PostToolUse', 'echo oops >&2; exit 1');
     expect(r.results).toEqual([{ content: '(Bash completed with no output)', is_error: false }]);
+  });
+});
+
+describe('ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN both set', () => {
+  it('one request with both credentials, as Claude Code sends them (x-api-key and Authorization: Bearer), no retries', async () => {
+    const server = await startLoopbackServer({ rules: [{ reply: { content: [{ type: 'text', text: 'hello' }] } }] });
+    try {
+      const d = startDaemon({
+        env: baseEnv({ ANTHROPIC_API_KEY: 'sk-test-key-000000', ANTHROPIC_AUTH_TOKEN: 'tok-test-000000', ANTHROPIC_BASE_URL: server.url, AGENTD_RETRY_BASE_DELAY_MS: '20' }),
+      });
+      d.send(initializeFrame());
+      d.send(userFrame('hi'));
+      d.endInput();
+      expect((await d.exited).code).toBe(0);
+      expect(frameKinds(d.tap.frames.filter((f) => f['type'] !== 'control_response'))).toEqual(['system/init', 'assistant', 'result/success']);
+      expect(server.requests.map((r) => [r.headers['x-api-key'], r.headers['authorization']])).toEqual([['sk-test-key-000000', 'Bearer tok-test-000000']]);
+      expect(d.tap.frames.find((f) => f['subtype'] === 'init')?.['apiKeySource']).toBe('ANTHROPIC_API_KEY');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/** Alive and not a zombie (an orphan re-parented to a slow-reaping init may linger as one). */
+function processAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+async function waitUntil(pred: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('processes that leave their process group (setsid)', () => {
+  // Two escapes: `setsid cmd &` (a new session, still a child of the shell until it exits) and `setsid -f`
+  // (forks: the new session's process is orphaned at once). Each writes its pid, then execs sleep.
+  const escape = scenarioFile({
+    rules: [
+      {
+        when: { hasToolResults: false },
+        reply: {
+          content: [
+            {
+              type: 'tool_use',
+              name: 'Bash',
+              input: { command: "setsid sh -c 'echo $$ > a.pid; exec sleep 1000' >/dev/null 2>&1 & setsid -f sh -c 'echo $$ > b.pid; exec sleep 1000' >/dev/null 2>&1; sleep 0.2; echo started" },
+            },
+          ],
+        },
+      },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ],
+  });
+  const start = async () => {
+    const cwd = tempDir('agentd-cwd-');
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', escape, '--allowedTools', 'Bash'], cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('escape'));
+    await d.waitFor((f) => f['type'] === 'result', 15_000);
+    await waitUntil(() => existsSync(join(cwd, 'a.pid')) && existsSync(join(cwd, 'b.pid')), 5000, 'the pid files');
+    const pids = ['a.pid', 'b.pid'].map((f) => Number(readFileSync(join(cwd, f), 'utf8')));
+    for (const pid of pids) expect(processAlive(pid)).toBe(true);
+    return { d, pids };
+  };
+  const cleanup = (pids: number[]): void => {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone, as it should be
+      }
+    }
+  };
+
+  it('are killed when the daemon exits at stdin EOF', async () => {
+    const { d, pids } = await start();
+    try {
+      d.endInput();
+      expect((await d.exited).code).toBe(0);
+      await waitUntil(() => pids.every((p) => !processAlive(p)), 3000, 'the setsid processes to be gone').catch(() => undefined);
+      expect(pids.filter(processAlive)).toEqual([]);
+    } finally {
+      cleanup(pids);
+    }
+  });
+
+  it('are killed when the daemon exits on SIGTERM', async () => {
+    const { d, pids } = await start();
+    try {
+      d.child.kill('SIGTERM');
+      expect((await d.exited).code).toBe(143);
+      await waitUntil(() => pids.every((p) => !processAlive(p)), 3000, 'the setsid processes to be gone').catch(() => undefined);
+      expect(pids.filter(processAlive)).toEqual([]);
+    } finally {
+      cleanup(pids);
+    }
   });
 });
 
