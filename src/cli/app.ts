@@ -34,6 +34,7 @@ import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
 import { createTurnEndCollector } from './memory.js';
+import { watchStdoutPeer } from './stdio.js';
 import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
@@ -147,6 +148,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       logger.warn({ err: err?.message }, 'stdout closed: the host is gone');
       app.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
     },
+  });
+  // A Node host's stdout socket tells at once when the host is gone, even during a silent tool: confirm with a
+  // keep_alive frame (ignored by every receiver), whose failed write (EPIPE) shuts down through onClosed.
+  watchStdoutPeer(io.stdout, () => {
+    if (!exiting) void writer.write({ type: 'keep_alive' });
   });
   let lastResult: OutboundFrame | undefined;
   const collector = createTurnEndCollector({ onCollect: (r) => logger.debug(r, 'turn-end garbage collection') });

@@ -266,4 +266,63 @@ describe('processes that leave their process group (setsid)', () => {
   });
 });
 
+describe('the host dies while a tool runs', () => {
+  // A host process starts the daemon (directly, or through a shell that stays alive, so that the daemon's parent
+  // outlives the host and only the closed stdio tells), starts a Bash `sleep 30`, then SIGKILLs itself.
+  const HOST = `
+    const { spawn } = require('node:child_process');
+    const [agentd, scenario, cwd, viaShell] = process.argv.slice(1);
+    const args = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json', '--scenario', scenario, '--allowedTools', 'Bash'];
+    const c = viaShell === '1'
+      ? spawn('/bin/sh', ['-c', '"$0" "$@"; echo shell still here >/dev/null', process.execPath, agentd, ...args], { cwd, stdio: ['pipe', 'pipe', 'inherit'] })
+      : spawn(process.execPath, [agentd, ...args], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+    c.stdout.resume();
+    c.stdin.write(JSON.stringify({ request_id: 'i', type: 'control_request', request: { subtype: 'initialize' } }) + '\\n');
+    c.stdin.write(JSON.stringify({ type: 'user', session_id: '', message: { role: 'user', content: 'go' }, parent_tool_use_id: null }) + '\\n');
+    process.stdout.write(String(c.pid) + '\\n');
+  `;
+  const sleeper = scenarioFile({
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo $$ > tool.pid; sleep 30' } }] } },
+      { reply: { content: [{ type: 'text', text: 'done' }] } },
+    ],
+  });
+
+  for (const viaShell of [false, true]) {
+    it(`the daemon and its tool are gone promptly (${viaShell ? 'parent outlives the host: closed stdio tells' : 'the host is the parent'})`, async () => {
+      const cwd = tempDir('agentd-cwd-');
+      const host = spawn(process.execPath, ['-e', HOST, AGENTD, sleeper, cwd, viaShell ? '1' : '0'], {
+        env: baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let hostOut = '';
+      host.stdout.on('data', (c: Buffer) => (hostOut += c.toString()));
+      let hostErr = '';
+      host.stderr.on('data', (c: Buffer) => (hostErr += c.toString()));
+      const toolPidFile = join(cwd, 'tool.pid');
+      await waitUntil(() => existsSync(toolPidFile) && readFileSync(toolPidFile, 'utf8').endsWith('\n') && hostOut.endsWith('\n'), 15_000, `the tool to start (${hostErr.slice(-300)})`);
+      const daemonPid = Number(hostOut.trim());
+      const toolPid = Number(readFileSync(toolPidFile, 'utf8'));
+      expect(processAlive(daemonPid) && processAlive(toolPid)).toBe(true);
+      const t0 = Date.now();
+      host.kill('SIGKILL');
+      try {
+        await waitUntil(() => !processAlive(daemonPid) && !processAlive(toolPid), 10_000, 'the daemon and its tool to be gone');
+        const ms = Date.now() - t0;
+        console.info(`host gone (${viaShell ? 'via a shell' : 'parent'}): daemon and tool gone after ${ms} ms`);
+        // The goal is under 1 s (measured: see the report of issue 9); the bound is generous for loaded machines.
+        expect(ms).toBeLessThan(3000);
+      } finally {
+        for (const pid of [daemonPid, toolPid]) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // gone
+          }
+        }
+      }
+    }, 30_000);
+  }
+});
+
 export { AGENTD, baseEnv, spawn };
