@@ -35,6 +35,7 @@ import {
   SystemSessionStateChangedFrame,
   SystemStatusFrame,
   SystemUsageFrame,
+  SystemSessionWritesLostFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -75,6 +76,7 @@ export const OutboundFrame = z.union([
   SystemHookProgressFrame,
   SystemHookResponseFrame,
   SystemUsageFrame,
+  SystemSessionWritesLostFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

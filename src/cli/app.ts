@@ -80,6 +80,13 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
+      // The host hears of it at once (a system/session_writes_lost frame; Claude Code sends it at exit). A
+      // microtask later: a resume's repairs write before the projector exists.
+      onWritesLost: ({ code, sessionId: sid }) =>
+        queueMicrotask(() => {
+          logger.error({ code, session_id: sid }, 'session transcript lines are being lost');
+          void projector.emit({ type: 'writes_lost', errorCode: code, sessionIds: [sid] });
+        }),
     });
   } catch (e) {
     if (e instanceof SessionLoadError) throw new StartupError(`session_${e.code}`, e.message);

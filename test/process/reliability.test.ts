@@ -2,7 +2,9 @@
 // odd input, odd answers or odd flags, when a tool escapes its process group, when the host dies mid-tool and
 // when the disk is full. Each of these tests failed before its fix.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { transcriptPath } from '../../src/store/paths.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
@@ -323,6 +325,33 @@ describe('the host dies while a tool runs', () => {
       }
     }, 30_000);
   }
+});
+
+describe('the disk refuses the transcript', () => {
+  it('the host is told with a system/session_writes_lost frame (Claude Code\'s), the session goes on', async () => {
+    // The transcript file is /dev/full: every write fails with ENOSPC. (The torn-line part is unit-tested with
+    // a write that fails part-way, test/unit/store/writer.test.ts, and was checked on a 64 KiB tmpfs.)
+    const cwd = tempDir('agentd-cwd-');
+    const env = baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted' });
+    const sessionId = '0b7e6a52-51a4-4b7e-9d2c-3f1e2a4b5c6d';
+    const file = transcriptPath(env['CLAUDE_CONFIG_DIR'] as string, cwd, sessionId, env);
+    mkdirSync(dirname(file), { recursive: true });
+    symlinkSync('/dev/full', file);
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', 'builtin:echo', '--session-id', sessionId], env, cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('one'));
+    d.send(userFrame('two'));
+    d.endInput();
+    expect((await d.exited).code).toBe(0);
+    const lost = d.tap.frames.filter((f) => f['subtype'] === 'session_writes_lost');
+    expect(lost).toEqual([
+      { type: 'system', subtype: 'session_writes_lost', error_code: 'ENOSPC', lost: ['transcript'], transcript_session_ids: [sessionId], uuid: expect.any(String), session_id: sessionId },
+    ]);
+    expect(d.tap.frames.filter((f) => f['type'] === 'result').map((f) => [f['subtype'], f['result']])).toEqual([
+      ['success', 'one'],
+      ['success', 'two'],
+    ]);
+  });
 });
 
 export { AGENTD, baseEnv, spawn };
