@@ -83,6 +83,17 @@ describe('-p with --input-format stream-json', () => {
     expect(d.tap.frames.filter((f) => f['type'] === 'result').map((f) => f['result'])).toEqual(['first', 'second']);
   });
 
+  it('with --output-format text or json is refused at start-up, as Claude Code refuses it', async () => {
+    for (const format of ['text', 'json']) {
+      const d = startDaemon({ args: ['-p', '--input-format', 'stream-json', '--output-format', format, '--scenario', 'builtin:echo'] });
+      d.endInput();
+      expect((await d.exited).code).toBe(2);
+      expect(d.tap.frames.map((f) => [f['type'], f['startup_failure_reason'], f['errors']])).toEqual([
+        ['result', 'invalid_flag_value', ['--input-format stream-json requires --output-format stream-json.']],
+      ]);
+    }
+  });
+
   it('a positional prompt is ignored with stream-json input (as Claude Code does), with a warning', async () => {
     const d = startDaemon({ args: ['-p', 'ignored prompt', ...STREAM_ARGS, '--scenario', 'builtin:echo'] });
     d.send(initializeFrame('i1'));
