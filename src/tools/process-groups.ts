@@ -10,8 +10,11 @@ import { readFileSync, readdirSync } from 'node:fs';
  */
 export const RUN_TAG_VAR = 'AGENTD_RUN_ID';
 
-/** `env` with `tag` added to RUN_TAG_VAR (kept: the tags of agentds further up, which must find these too). */
-export function withRunTag<T extends Readonly<Record<string, string | undefined>>>(env: T, tag: string): T & Record<string, string | undefined> {
+/**
+ * `env` with `tag` added to RUN_TAG_VAR, after the tags already there (an agentd further up, the daemon run for
+ * one call's tag), which must all still find the process.
+ */
+export function withRunTag<V extends string | undefined>(env: Readonly<Record<string, V>>, tag: string): Record<string, V | string> {
   const prev = env[RUN_TAG_VAR];
   return { ...env, [RUN_TAG_VAR]: prev ? `${prev},${tag}` : tag };
 }
@@ -112,21 +115,31 @@ export interface KillGroupOptions {
   graceMs: number;
   /** How often to check whether the group is gone. */
   pollMs?: number;
+  /** Also the processes carrying this run tag (those of one call that left the group with setsid). */
+  tag?: string;
 }
 
 /**
- * SIGTERM the group, then SIGKILL whatever is left after the grace period. Resolves when the group is gone
- * (or SIGKILL was sent). The timers are unref'd: a daemon that is exiting kills tracked groups itself.
+ * SIGTERM the group (and the tagged processes), then SIGKILL whatever is left after the grace period. Resolves
+ * when all are gone (or SIGKILL was sent). The timers are unref'd: a daemon that is exiting kills tracked
+ * groups itself.
  */
 export function killGroup(pgid: number, opts: KillGroupOptions): Promise<void> {
-  if (!signalGroup(pgid, 'SIGTERM')) return Promise.resolve();
+  const tagged = (): number[] => (opts.tag !== undefined ? taggedProcesses(opts.tag) : []);
+  const groupSignalled = signalGroup(pgid, 'SIGTERM');
+  const strays = tagged();
+  if (!groupSignalled && strays.length === 0) return Promise.resolve();
+  signalPids(strays, 'SIGTERM');
   const poll = opts.pollMs ?? 25;
   const deadline = Date.now() + opts.graceMs;
   return new Promise((resolve) => {
     const tick = (): void => {
-      if (!groupAlive(pgid)) return resolve();
+      const left = tagged();
+      signalPids(left, 'SIGTERM'); // forked since the last look
+      if (!groupAlive(pgid) && left.length === 0) return resolve();
       if (Date.now() >= deadline) {
         signalGroup(pgid, 'SIGKILL');
+        signalPids(tagged(), 'SIGKILL');
         return resolve();
       }
       setTimeout(tick, poll).unref();

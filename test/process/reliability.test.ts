@@ -254,6 +254,33 @@ describe('processes that leave their process group (setsid)', () => {
     }
   };
 
+  it('are killed with their call when it is stopped (timeout), while the daemon goes on', async () => {
+    const cwd = tempDir('agentd-cwd-');
+    const scenario = scenarioFile({
+      rules: [
+        {
+          when: { hasToolResults: false },
+          reply: { content: [{ type: 'tool_use', name: 'Bash', input: { command: "setsid sh -c 'echo $$ > a.pid; exec sleep 1000' >/dev/null 2>&1 & sleep 30", timeout: 800 } }] },
+        },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--allowedTools', 'Bash'], cwd });
+    d.send(initializeFrame());
+    d.send(userFrame('escape, then time out'));
+    await d.waitFor((f) => f['type'] === 'result', 15_000);
+    const pid = Number(readFileSync(join(cwd, 'a.pid'), 'utf8'));
+    try {
+      await waitUntil(() => !processAlive(pid), 5000, 'the setsid process of the stopped call to be gone').catch(() => undefined);
+      expect(processAlive(pid)).toBe(false);
+      expect(d.child.exitCode).toBeNull();
+      d.endInput();
+      expect((await d.exited).code).toBe(0);
+    } finally {
+      cleanup([pid]);
+    }
+  });
+
   it('are killed when the daemon exits at stdin EOF', async () => {
     const { d, pids } = await start();
     try {
