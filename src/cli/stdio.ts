@@ -21,7 +21,10 @@ export function claimStdout(): Writable {
 function stdoutStream(): Writable {
   let socket = false;
   try {
-    socket = fstatSync(1).isSocket();
+    const out = fstatSync(1);
+    // One socket for both stdin and stdout (socat, inetd-style activation): reading fd 1 would take stdin's bytes.
+    const inp = fstatSync(0);
+    socket = out.isSocket() && !(inp.dev === out.dev && inp.ino === out.ino);
   } catch {
     socket = false;
   }

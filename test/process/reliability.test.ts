@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { transcriptPath } from '../../src/store/paths.js';
+import { type Socket, connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
@@ -363,6 +364,40 @@ describe('the host dies while a tool runs', () => {
       }
     }, 30_000);
   }
+});
+
+describe('one socket as both stdin and stdout (socat, inetd-style)', () => {
+  it('every frame is served: stdout is not read for the host-gone watch then', async () => {
+    const dir = tempDir('agentd-sock-');
+    const path = join(dir, 's');
+    const server = createServer();
+    await new Promise<void>((r) => server.listen(path, r));
+    const accepted = new Promise<Socket>((r) => server.once('connection', r));
+    const host = connect(path);
+    const conn = await accepted;
+    const child = spawn(process.execPath, [AGENTD, ...STREAM_ARGS, '--scenario', 'builtin:echo'], {
+      cwd: tempDir('agentd-cwd-'),
+      env: baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted' }),
+      stdio: [conn, conn, 'pipe'],
+    });
+    conn.destroy();
+    server.close();
+    let out = '';
+    host.on('data', (c: Buffer) => (out += c.toString()));
+    host.write(`${JSON.stringify(initializeFrame())}\n`);
+    for (let i = 0; i < 20; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      host.write(`${JSON.stringify(userFrame(`m${i}`))}\n`);
+    }
+    const results = () => out.split('\n').filter((l) => l.includes('"type":"result"')).length;
+    await waitUntil(() => results() === 20, 15_000, 'twenty results').catch(() => undefined);
+    host.end();
+    await new Promise((r) => child.once('exit', r));
+    host.destroy();
+    expect(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((f) => f['type'] === 'result').map((f) => f['result'])).toEqual(
+      Array.from({ length: 20 }, (_, i) => `m${i}`),
+    );
+  });
 });
 
 describe('the disk refuses the transcript', () => {
