@@ -177,6 +177,11 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
       cause: err,
     });
   }
+  // The SDK's own errors that are not API or connection errors (a credential it cannot use, a bad option)
+  // fail the same way every time: never retried.
+  if (err instanceof sdk.AnthropicError && !midStream) {
+    return new ModelApiError('invalid_request', `The model client refused the request: ${err.message}`, { cause: err });
+  }
   if (err instanceof Error) {
     return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `${midStream ? 'The response stream broke' : 'Connection error'}: ${err.message}`, { cause: err });
   }
