@@ -24,6 +24,11 @@ export interface InboundRejection {
   message: string;
   /** Present when the frame carried a usable request id, so the answer can be a control_response. */
   requestId?: string;
+  /**
+   * For a malformed control_response: the id of the request it answers, when recoverable, so that request fails
+   * at once (a permission request is then denied) instead of waiting for an answer that will not come.
+   */
+  answersRequestId?: string;
 }
 
 export type Classified = InboundFrame | InboundRejection;
@@ -72,9 +77,15 @@ export function classifyInbound(value: unknown): Classified {
     }
     case 'control_response': {
       const r = InboundControlResponse.safeParse(value);
-      return r.success
-        ? { kind: 'control_response', frame: r.data }
-        : { kind: 'rejected', code: 'invalid_frame', message: `Invalid control_response: ${issuesText(r.error)}` };
+      if (r.success) return { kind: 'control_response', frame: r.data };
+      const inner = value['response'];
+      const rid = isRecord(inner) ? inner['request_id'] : undefined;
+      return {
+        kind: 'rejected',
+        code: 'invalid_frame',
+        message: `Invalid control_response: ${issuesText(r.error)}`,
+        ...(typeof rid === 'string' && rid.length > 0 ? { answersRequestId: rid } : {}),
+      };
     }
     case 'control_cancel_request': {
       const r = ControlCancelRequest.safeParse(value);

@@ -41,6 +41,7 @@ import {
   SystemSessionStateChangedFrame,
   SystemStatusFrame,
   SystemUsageFrame,
+  SystemSessionWritesLostFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -81,6 +82,7 @@ export const OutboundFrame = z.union([
   SystemHookProgressFrame,
   SystemHookResponseFrame,
   SystemUsageFrame,
+  SystemSessionWritesLostFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

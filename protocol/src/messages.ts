@@ -364,6 +364,21 @@ export const SystemHookResponseFrame = z.strictObject({
   outcome: z.enum(['success', 'error', 'cancelled']),
 });
 
+/**
+ * Lines of the session transcript could not be saved (disk full, quota, I/O error). Claude Code's frame (SDK
+ * type SDKSessionWritesLostMessage), which it sends at exit; agentd sends it at the first lost line. The code
+ * is the OS error code: `ENOSPC`, `EDQUOT`, or another (`EIO`, …; the SDK says more may be added).
+ */
+export const SystemSessionWritesLostFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('session_writes_lost'),
+  error_code: z.string(),
+  lost: z.array(z.enum(['transcript', 'global_config'])),
+  transcript_session_ids: z.optional(z.array(z.string())),
+  ...Ids,
+});
+export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
+
 /** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
 export const SystemUsageFrame = z.strictObject({
   type: z.literal('system'),

@@ -29,6 +29,7 @@ import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import { withRunTag } from '../tools/process-groups.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
@@ -36,6 +37,7 @@ import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
 import { createTurnEndCollector } from './memory.js';
+import { watchStdoutPeer } from './stdio.js';
 import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
@@ -58,6 +60,8 @@ export interface RunningApp {
   exit: Promise<number>;
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
+  /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
+  killToolsNow(): void;
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
@@ -79,6 +83,13 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
+      // The host hears of it at once (a system/session_writes_lost frame; Claude Code sends it at exit). A
+      // microtask later: a resume's repairs write before the projector exists.
+      onWritesLost: ({ code, sessionId: sid }) =>
+        queueMicrotask(() => {
+          logger.error({ code, session_id: sid }, 'session transcript lines are being lost');
+          void projector.emit({ type: 'writes_lost', errorCode: code, sessionIds: [sid] });
+        }),
     });
   } catch (e) {
     if (e instanceof SessionLoadError) throw new StartupError(`session_${e.code}`, e.message);
@@ -103,11 +114,15 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const tracker = new ProcessGroupTracker();
+  // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
+  // those that left their process group (setsid) too.
+  const runTag = newUuid().replaceAll('-', '');
+  const childEnvSource = withRunTag(io.env, runTag);
+  const tracker = new ProcessGroupTracker({ runTag });
   // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
   // of them, and the session waits for them before its first turn.
   let background: BackgroundRegistry = new EmptyBackgroundRegistry();
-  const toolEnv = createToolEnvironment({ env: io.env, logger, tracker, background: () => background });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {
@@ -129,7 +144,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   });
   let exiting = false;
 
-  const printMode = opts.print || opts.inputFormat === 'text';
+  // One-shot mode reads its prompt as text (argument or stdin). `-p` does not change the input format: with
+  // `--input-format stream-json` stdin carries NDJSON frames (initialize, user messages) with or without it, as
+  // for Claude Code, which also ignores a prompt argument then.
+  const printMode = opts.inputFormat === 'text';
+  if (!printMode && opts.prompt !== undefined) logger.warn({}, 'prompt argument ignored: with --input-format stream-json the prompt comes from stdin frames');
   const writer = new FrameWriter(io.stdout, {
     maxLineBytes: OUTBOUND_LINE_CAP,
     highWaterMark: 1024 * 1024,
@@ -139,6 +158,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       logger.warn({ err: err?.message }, 'stdout closed: the host is gone');
       app.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
     },
+  });
+  // A Node host's stdout socket tells at once when the host is gone, even during a silent tool: confirm with a
+  // keep_alive frame (ignored by every receiver), whose failed write (EPIPE) shuts down through onClosed.
+  watchStdoutPeer(io.stdout, () => {
+    if (!exiting) void writer.write({ type: 'keep_alive' });
   });
   let lastResult: OutboundFrame | undefined;
   const collector = createTurnEndCollector({ onCollect: (r) => logger.debug(r, 'turn-end garbage collection') });
@@ -192,7 +216,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(io.env), logger, {
+  const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
   });
@@ -357,6 +381,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   let shuttingDown = false;
   const app: RunningApp = {
     exit,
+    killToolsNow: () => tracker.killAllNow(),
     shutdown(code, reason) {
       if (exiting || shuttingDown) return;
       shuttingDown = true;

@@ -132,6 +132,9 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = EXIT.startup;
     return;
   }
+  // Whatever the exit path (a normal end, a signal, host loss, a crash through entry.ts's process.exit), no tool
+  // process outlives the daemon, not even one that left its process group.
+  process.once('exit', () => app.killToolsNow());
   const onSignal = (sig: 'SIGTERM' | 'SIGINT' | 'SIGHUP', code: number) => () => {
     logger.info({ signal: sig }, 'signal received: shutting down');
     app.shutdown(code, new AbortReason('shutdown', `Received ${sig}`));
@@ -139,12 +142,13 @@ export async function main(argv: readonly string[]): Promise<void> {
   process.on('SIGTERM', onSignal('SIGTERM', EXIT.sigterm));
   process.on('SIGINT', onSignal('SIGINT', EXIT.sigint));
   process.on('SIGHUP', onSignal('SIGHUP', EXIT.sighup));
-  // Parent death: if we get re-parented, the host is gone (Claude Code keeps its tools running here).
+  // Parent death: if we get re-parented, the host is gone (Claude Code keeps its tools running here). The
+  // SDKs start agentd themselves, so this is how their death is noticed; getppid() every 100 ms costs nothing.
   const ppid = process.ppid;
   if (ppid > 1) {
     const t = setInterval(() => {
       if (process.ppid !== ppid) app.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
-    }, 500);
+    }, 100);
     t.unref();
   }
   const code = await app.exit;

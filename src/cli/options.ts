@@ -108,6 +108,10 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
   const inputFormat = oneOf(p, 'input-format', ['text', 'stream-json'] as const, 'text');
   // Without an explicit --output-format, stream-json input implies stream-json output (the SDK case).
   const outputFormat = oneOf(p, 'output-format', ['text', 'json', 'stream-json'] as const, inputFormat === 'stream-json' ? 'stream-json' : 'text');
+  // Frames in, plain text or one JSON document out has no meaning; Claude Code refuses it too.
+  if (inputFormat === 'stream-json' && outputFormat !== 'stream-json') {
+    throw new StartupError('invalid_flag_value', '--input-format stream-json requires --output-format stream-json.');
+  }
 
   const budget = last(p, 'max-budget-usd');
   let maxBudgetUsd: number | undefined;

@@ -4,7 +4,7 @@
 import type { CanUseToolRequest, HookCallbackRequest, InboundControlResponse } from '../../protocol/src/index.js';
 import type { FrameOut } from './frame-out.js';
 
-export type ControlRequestFailure = 'error' | 'cancelled' | 'closed' | 'timeout';
+export type ControlRequestFailure = 'error' | 'cancelled' | 'closed' | 'timeout' | 'invalid_response';
 
 export class ControlRequestError extends Error {
   constructor(
@@ -77,6 +77,18 @@ export class ControlClient {
     p.cleanup();
     if (r.subtype === 'success') p.resolve(r.response ?? {});
     else p.reject(new ControlRequestError('error', r.error, r.error_code));
+    return true;
+  }
+
+  /**
+   * The host answered request `requestId` with a control_response that does not parse (e.g. `response: "allow"`):
+   * the request rejects at once with `invalid_response`. Returns false for ids we are not waiting on.
+   */
+  failResponse(requestId: string, why: string): boolean {
+    const p = this.pending.get(requestId);
+    if (!p) return false;
+    p.cleanup();
+    p.reject(new ControlRequestError('invalid_response', `the host's answer is malformed (${why}).`));
     return true;
   }
 

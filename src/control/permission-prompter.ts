@@ -3,8 +3,9 @@
 // reject, which the permission layer turns into a deny.
 import { type CanUseToolRequest, PermissionResult } from '../../protocol/src/index.js';
 import type { HostAnswer, PermissionPrompter, PromptRequest } from '../permissions/layer.js';
-import type { RequestOptions } from './outbound.js';
-import type { ControlClient } from './outbound.js';
+import { ControlRequestError, type ControlClient, type RequestOptions } from './outbound.js';
+
+const NOT_AN_OBJECT = 'the host answered with a response that is not an object (expected {behavior: "allow", updatedInput?} or {behavior: "deny", message}).';
 
 export interface PrompterDeps {
   client: ControlClient;
@@ -44,6 +45,10 @@ export function createHostPrompter(d: PrompterDeps): PermissionPrompter {
       let raw: Record<string, unknown>;
       try {
         raw = await d.client.request(payload, opts);
+      } catch (err) {
+        // `"allow"`, `true`, a number or an array where the result object belongs: denied now, saying what was expected.
+        if (err instanceof ControlRequestError && err.failure === 'invalid_response') throw new Error(NOT_AN_OBJECT);
+        throw err;
       } finally {
         pending--;
         if (pending === 0) d.onPending(0);

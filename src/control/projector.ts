@@ -251,6 +251,16 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'writes_lost':
+        return this.out.write({
+          type: 'system',
+          subtype: 'session_writes_lost',
+          error_code: ev.errorCode,
+          lost: ['transcript'],
+          transcript_session_ids: ev.sessionIds,
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
     }
   }
 

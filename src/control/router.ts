@@ -77,6 +77,8 @@ export class Router {
     switch (c.kind) {
       case 'rejected':
         this.d.logger.warn({ code: c.code, line: ev.lineNumber, message: c.message }, 'inbound frame rejected');
+        // A malformed answer to one of our requests fails that request now (a permission request is denied).
+        if (c.answersRequestId !== undefined) this.d.client.failResponse(c.answersRequestId, c.message);
         if (c.requestId !== undefined) await this.errorResponse(c.requestId, c.code, c.message);
         else await this.d.projector.protocolError(c.code, c.message, ev.lineNumber, { lineBytes: ev.bytes });
         return;

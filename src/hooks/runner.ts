@@ -32,7 +32,18 @@ export type HookRegistration = CallbackRegistration | CommandRegistration;
 
 export type HookRun =
   | { ok: true; name: string; output: HookOutput; /** command hooks: exit code 2 = blocking error */ blocking?: string; stdout?: string }
-  | { ok: false; name: string; error: string };
+  | {
+      ok: false;
+      name: string;
+      error: string;
+      /**
+       * Why it failed. `exit_code` (a command hook exiting with neither 0 nor 2) is Claude Code's documented
+       * non-blocking error for every event: it is reported and the hook's event goes on as if it had not run.
+       */
+      failure: HookFailure;
+    };
+
+export type HookFailure = 'exit_code' | 'killed' | 'timeout' | 'invalid_output' | 'not_started' | 'callback_error';
 
 export interface HookEventsSink {
   started(id: string, name: string, event: string): void;
@@ -88,14 +99,14 @@ export class HookRunner {
       const parsed = parseHookOutput(raw);
       if (!parsed.ok) {
         this.sink?.response(hookId, name, event, { outcome: 'error', output: `invalid hook output: ${parsed.error}`, stdout: '', stderr: '' });
-        return { ok: false, name, error: `returned an invalid answer (${parsed.error})` };
+        return { ok: false, name, error: `returned an invalid answer (${parsed.error})`, failure: 'invalid_output' };
       }
       this.sink?.response(hookId, name, event, { outcome: 'success', output: JSON.stringify(parsed.output), stdout: '', stderr: '' });
       return { ok: true, name, output: parsed.output };
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
       this.sink?.response(hookId, name, event, { outcome: signal.aborted ? 'cancelled' : 'error', output: msg, stdout: '', stderr: '' });
-      return { ok: false, name, error: msg };
+      return { ok: false, name, error: msg, failure: 'callback_error' };
     }
   }
 
@@ -106,12 +117,14 @@ export class HookRunner {
     const res = await runCommandHook({ command: r.command, input, env: this.env, cwd: typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd(), timeoutMs, signal });
     const outcome = res.timedOut || res.error || (res.exitCode !== 0 && res.exitCode !== 2) ? 'error' : 'success';
     this.sink?.response(hookId, name, event, { outcome: signal.aborted ? 'cancelled' : outcome, output: res.stdout, stdout: res.stdout, stderr: res.stderr, ...(res.exitCode !== null ? { exitCode: res.exitCode } : {}) });
-    if (res.error) return { ok: false, name, error: res.error };
-    if (res.timedOut) return { ok: false, name, error: `timed out after ${timeoutMs} ms` };
+    if (res.error) return { ok: false, name, error: res.error, failure: 'not_started' };
+    if (res.timedOut) return { ok: false, name, error: `timed out after ${timeoutMs} ms`, failure: 'timeout' };
     if (res.exitCode === 2) return { ok: true, name, output: {}, blocking: res.stderr.trim() || 'blocked by hook (exit code 2)' };
     if (res.exitCode !== 0) {
       this.logger.warn({ hook: name, exit_code: res.exitCode, stderr: res.stderr.slice(0, 500) }, 'command hook failed (non-blocking)');
-      return { ok: false, name, error: `exited with code ${res.exitCode}: ${res.stderr.trim().slice(0, 500)}` };
+      // Killed by a signal (a crash, not a chosen exit code): a failure like a timeout.
+      if (res.exitCode === null) return { ok: false, name, error: `was killed by a signal: ${res.stderr.trim().slice(0, 500)}`, failure: 'killed' };
+      return { ok: false, name, error: `exited with code ${res.exitCode}: ${res.stderr.trim().slice(0, 500)}`, failure: 'exit_code' };
     }
     const text = res.stdout.trim();
     if (text.startsWith('{')) {
@@ -119,10 +132,10 @@ export class HookRunner {
       try {
         v = JSON.parse(text);
       } catch {
-        return { ok: false, name, error: 'printed output that starts like JSON but does not parse' };
+        return { ok: false, name, error: 'printed output that starts like JSON but does not parse', failure: 'invalid_output' };
       }
       const parsed = parseHookOutput(v);
-      return parsed.ok ? { ok: true, name, output: parsed.output, stdout: res.stdout } : { ok: false, name, error: `printed an invalid answer (${parsed.error})` };
+      return parsed.ok ? { ok: true, name, output: parsed.output, stdout: res.stdout } : { ok: false, name, error: `printed an invalid answer (${parsed.error})`, failure: 'invalid_output' };
     }
     return { ok: true, name, output: {}, stdout: res.stdout };
   }

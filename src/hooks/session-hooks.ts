@@ -1,6 +1,9 @@
-// Hook events wired to the ports the executor, the permission layer and the session call. Permission-deciding
-// hooks (PreToolUse, PermissionRequest) that fail — error, timeout, garbage — block the call and say so; other
-// hooks' failures are reported and do not change the outcome.
+// Hook events wired to the ports the executor, the permission layer and the session call. A command hook that
+// exits with a code other than 0 or 2 is a non-blocking error for every event (Claude Code's documented
+// semantics: reported, then the event goes on as if the hook had not run). Permission-deciding hooks
+// (PreToolUse, PermissionRequest) that fail otherwise — timeout, garbage output, a failed SDK callback — block
+// the call and say so, where Claude Code lets the call go on (agentd is stricter: the hook's verdict is
+// unknown); other hooks' failures are reported and do not change the outcome.
 import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
 import type { PermissionUpdateValue } from '../permissions/updates.js';
@@ -43,6 +46,7 @@ export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks
       };
       for (const r of runs) {
         if (!r.ok) {
+          if (r.failure === 'exit_code') continue;
           consider({ behavior: 'deny', reason: `The PreToolUse hook ${r.name} failed (${r.error}), so the call is blocked.`, source: r.name });
           continue;
         }
@@ -118,6 +122,7 @@ export function createPermissionRequestHook(runner: HookRunner, ctx: HookContext
       req.toolUseId,
     );
     for (const r of runs) {
+      if (!r.ok && r.failure === 'exit_code') continue;
       if (!r.ok) return { behavior: 'deny', message: `The PermissionRequest hook ${r.name} failed (${r.error}), so the call is denied.`, source: `hook:${r.name}` };
       if (r.blocking !== undefined) return { behavior: 'deny', message: r.blocking, source: `hook:${r.name}` };
     }

@@ -46,15 +46,25 @@ export class AnthropicModelClient implements ModelClient {
     const sdk = await sdkPromise;
     // node:http/https (and tls) are loaded here, with the first model call, not at start-up (initialize).
     const http = await import('./http-fetch.js');
-    const client = new sdk.default({
-      apiKey: this.opts.apiKey ?? null,
-      authToken: this.opts.authToken ?? null,
-      ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}),
-      maxRetries: 0,
-      timeout: this.opts.timeoutMs,
-      defaultHeaders: this.opts.headers,
-      fetch: http.createHttpFetch(),
-    });
+    // The SDK takes one credential (it throws when given both). With both variables set, Claude Code sends
+    // both: the API key as x-api-key and the token as Authorization: Bearer (checked against 2.1.330), and the
+    // endpoint decides. So does agentd: the token goes to the SDK, the key rides as a default header.
+    const both = this.opts.apiKey !== undefined && this.opts.authToken !== undefined;
+    let client: InstanceType<SdkModule['default']>;
+    try {
+      client = new sdk.default({
+        apiKey: both ? null : (this.opts.apiKey ?? null),
+        authToken: this.opts.authToken ?? null,
+        ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}),
+        maxRetries: 0,
+        timeout: this.opts.timeoutMs,
+        defaultHeaders: both ? { ...this.opts.headers, 'x-api-key': this.opts.apiKey as string } : this.opts.headers,
+        fetch: http.createHttpFetch(),
+      });
+    } catch (err) {
+      // A client that cannot be built fails the same way every time: never a retryable error.
+      throw new ModelApiError('invalid_request', `The model client could not be configured: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
     this.sdk = sdk;
     this.client = client;
     this.http = http;
@@ -193,6 +203,11 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
       ...(err.requestID ? { requestId: err.requestID } : {}),
       cause: err,
     });
+  }
+  // The SDK's own errors that are not API or connection errors (a credential it cannot use, a bad option)
+  // fail the same way every time: never retried.
+  if (err instanceof sdk.AnthropicError && !midStream) {
+    return new ModelApiError('invalid_request', `The model client refused the request: ${err.message}`, { cause: err });
   }
   if (err instanceof Error) {
     const cause = connectionCause(err) ?? err.message;

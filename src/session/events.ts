@@ -189,7 +189,9 @@ export type SessionEvent =
       stdout: string;
       stderr: string;
       exitCode?: number;
-    };
+    }
+  /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] };
 
 /** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
 export interface EventSink {

@@ -206,6 +206,9 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       } catch {
         return { kind: 'aborted', blocks: [], records: [], streaming: true };
       }
+    } finally {
+      // The attempt is over whichever way it ended: its controller stops listening to the turn's signal.
+      attemptCtl.release();
     }
   }
 }

@@ -204,6 +204,8 @@ export interface OpenSessionOptions {
   logger: Logger;
   /** The session's cumulative usage, saved at each flush (late-bound: `() => session.ledger.modelUsage()`). */
   usage?: () => Record<string, ModelUsageTotals>;
+  /** Called once per transcript at its first lost line (see TranscriptWriterOptions.onLost). */
+  onWritesLost?: (info: { code: string; sessionId: string }) => void;
 }
 
 export interface OpenedSession {
@@ -241,6 +243,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       logger: o.logger,
       ...(o.usage ? { usage: o.usage } : {}),
       ...(savedUsage ? { savedUsage } : {}),
+      ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
     });
   if (o.sessionId !== undefined && !isUuid(o.sessionId)) {
     throw new SessionLoadError('invalid_id', `--session-id must be a UUID, got ${JSON.stringify(o.sessionId)}.`, { sessionId: o.sessionId });

@@ -2,7 +2,7 @@
 // reports the event, so whatever a host has seen is on disk (up to the OS cache; `flush` fdatasyncs it before
 // each result). Entries form one parentUuid chain in record order; getSessionMessages and resume walk it back
 // from the last entry.
-import { closeSync, fdatasync, fdatasyncSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { UserBlock } from '../model/types.js';
@@ -22,6 +22,13 @@ export interface TranscriptWriterOptions {
   usage?: () => Record<string, ModelUsageTotals>;
   /** The usage the file already holds (a resumed session), so an unchanged total is not written again. */
   savedUsage?: Record<string, ModelUsageTotals>;
+  /**
+   * Called once, at the first line that cannot be saved (disk full, quota, I/O error, file that cannot be
+   * opened), with the error code (`ENOSPC`, `EDQUOT`, `EIO`, …): the host is told (`system/session_writes_lost`).
+   */
+  onLost?: (info: { code: string; sessionId: string }) => void;
+  /** For tests: the write call (to simulate a disk that fills up part-way through a line). */
+  io?: { writeSync: typeof writeSync };
 }
 
 /** A recorder the CLI closes at exit, and asks whether lines were lost (for a `session_writes_lost` notice). */
@@ -54,6 +61,13 @@ export class TranscriptWriter implements ClosableRecorder {
   private savedUsage = '';
   private lost = 0;
   private failedOpen = false;
+  /** Bytes of whole records in the file: a failed write is cut back to this. */
+  private size = 0;
+  /**
+   * Set by the first failed write: nothing more is appended, so the file stays a consistent prefix of the
+   * conversation (a later record could name a parent, or answer a tool_use, that was never saved).
+   */
+  private stopped = false;
 
   constructor(private readonly opts: TranscriptWriterOptions) {
     this.last = opts.parentUuid;
@@ -153,8 +167,10 @@ export class TranscriptWriter implements ClosableRecorder {
   async flush(): Promise<void> {
     this.writeMetadata();
     const fd = this.fd;
-    if (fd === undefined) return;
-    await new Promise<void>((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+    if (fd === undefined || this.stopped) return;
+    const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => fdatasync(fd, resolve));
+    // The lines are written but may not be on disk: say so once, and write nothing more.
+    if (err) this.fail(err);
   }
 
   close(): void {
@@ -198,17 +214,48 @@ export class TranscriptWriter implements ClosableRecorder {
   }
 
   private appendLine(entry: object): boolean {
+    if (this.stopped) return this.lose();
     const line = this.serialize(entry);
     if (line === undefined) return false;
     const fd = this.ensureOpen();
-    if (fd === undefined) return this.lose(undefined);
+    if (fd === undefined) return this.lose();
+    const write = this.opts.io?.writeSync ?? writeSync;
+    const buf = Buffer.from(line, 'utf8');
+    let off = 0;
     try {
-      const buf = Buffer.from(line, 'utf8');
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      while (off < buf.length) off += write(fd, buf, off, buf.length - off);
+      this.size += buf.length;
       return true;
     } catch (err) {
-      return this.lose(err);
+      // Part of the line may be in the file: cut it back to the last whole record. Should that fail too, the
+      // torn line is at least the last one (nothing is appended after a failure), which readers skip and the
+      // next run terminates (terminateTornLine).
+      if (off > 0) {
+        try {
+          ftruncateSync(fd, this.size);
+        } catch (e) {
+          this.opts.logger.error({ err: e, path: this.opts.path }, 'could not cut a partly written transcript line back; it is the last line');
+        }
+      }
+      this.fail(err);
+      return this.lose();
+    }
+  }
+
+  /** The first failure: log, tell the host, stop appending. */
+  private fail(err: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.opts.logger.error({ err, path: this.opts.path }, 'transcript write failed; the transcript keeps the records before it and the session continues without saving the rest');
+    this.notify(err);
+  }
+
+  private notify(err: unknown): void {
+    const code = typeof (err as { code?: unknown } | undefined)?.code === 'string' ? (err as { code: string }).code : 'EIO';
+    try {
+      this.opts.onLost?.({ code, sessionId: this.opts.context.sessionId });
+    } catch (e) {
+      this.opts.logger.error({ err: e }, 'transcript loss notice failed');
     }
   }
 
@@ -228,8 +275,7 @@ export class TranscriptWriter implements ClosableRecorder {
     }
   }
 
-  private lose(err: unknown): false {
-    if (this.lost === 0 && err !== undefined) this.opts.logger.error({ err, path: this.opts.path }, 'transcript write failed; the session continues without saving these lines');
+  private lose(): false {
     this.lost++;
     return false;
   }
@@ -242,12 +288,14 @@ export class TranscriptWriter implements ClosableRecorder {
       mkdirSync(dirname(this.opts.path), { recursive: true, mode: 0o700 });
       const fd = openSync(this.opts.path, 'a+', 0o600);
       this.terminateTornLine(fd);
+      this.size = fstatSync(fd).size;
       this.fd = fd;
       this.opened = true;
       return fd;
     } catch (err) {
       this.failedOpen = true;
       this.opts.logger.error({ err, path: this.opts.path }, 'cannot open the transcript; the session will not be saved');
+      this.notify(err);
       return undefined;
     }
   }

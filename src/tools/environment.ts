@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { FileStateCache } from './file-state.js';
-import { groupAlive } from './process-groups.js';
+import { groupAlive, signalPids, taggedProcesses } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
 import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
@@ -52,9 +52,19 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
   return [...SECRET_ENV_NAMES, ...extra].map((k) => env[k]).filter((v): v is string => typeof v === 'string' && v.length >= 8);
 }
 
-/** Process groups of running tool children. Killing a group reaches its background children too. */
+/**
+ * Process groups of running tool children. Killing a group reaches its background children too. With a run
+ * tag (set in every tool's and hook's environment, see withRunTag), killAll also finds processes that left
+ * their group (`setsid`) by scanning /proc for the tag.
+ */
 export class ProcessGroupTracker {
   private readonly groups = new Set<number>();
+
+  constructor(private readonly opts: { runTag?: string } = {}) {}
+
+  private strays(): number[] {
+    return this.opts.runTag ? taggedProcesses(this.opts.runTag) : [];
+  }
 
   track(pgid: number): () => void {
     this.groups.add(pgid);
@@ -75,16 +85,30 @@ export class ProcessGroupTracker {
     }
   }
 
-  /** SIGTERM every group, then SIGKILL what is left after `graceMs`. Resolves when done. */
+  /**
+   * SIGTERM every group and every tagged process, then SIGKILL what is left after `graceMs`. Resolves when
+   * done. For the daemon's exit: tagged processes outlive the calls that started them until then.
+   */
   async killAll(graceMs: number): Promise<void> {
-    if (this.groups.size === 0) return;
+    let strays = this.strays();
+    if (this.groups.size === 0 && strays.length === 0) return;
     this.signalAll('SIGTERM');
+    signalPids(strays, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
-      if ([...this.groups].every((g) => !alive(g))) return;
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 25));
+      strays = this.strays();
+      // A stray that forked since the last look gets its SIGTERM too.
+      signalPids(strays, 'SIGTERM');
+      if (strays.length === 0 && [...this.groups].every((g) => !alive(g))) return;
     }
+    this.killAllNow();
+  }
+
+  /** SIGKILL every group and tagged process now, synchronously (for process 'exit' and crash paths). */
+  killAllNow(): void {
     this.signalAll('SIGKILL');
+    signalPids(this.strays(), 'SIGKILL');
   }
 }
 

@@ -76,4 +76,4 @@ export function spawnShell(opts: SpawnShellOptions): ShellChild {
   return { pid: subprocess.pid, exited };
 }
 
-export { type KillGroupOptions, groupAlive, killGroup, signalGroup } from './process-groups.js';
+export { type KillGroupOptions, groupAlive, killGroup, signalGroup, withRunTag } from './process-groups.js';

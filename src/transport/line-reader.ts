@@ -27,6 +27,12 @@ export interface LineReaderOptions {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** Empty, or only spaces, tabs, CRs, vertical tabs and form feeds. Stops at the first other byte (O(1) for a frame). */
+function isBlank(buf: Buffer): boolean {
+  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== CR && b !== 0x0b && b !== 0x0c) return false;
+  return true;
+}
+
 export class LineFramer {
   private parts: Buffer[] = [];
   private partBytes = 0;
@@ -93,8 +99,9 @@ export class LineFramer {
     let buf = this.parts.length === 0 ? seg : Buffer.concat([...this.parts, seg], this.partBytes + seg.length);
     this.reset();
     if (buf.length > 0 && buf[buf.length - 1] === CR) buf = buf.subarray(0, buf.length - 1);
-    if (buf.length === 0) {
-      // Blank lines are not frames; both SDKs skip them. They still count for line numbers.
+    if (isBlank(buf)) {
+      // Blank and whitespace-only lines are not frames: both SDKs skip them on their side, and so does Claude
+      // Code on its stdin (silently). They still count for line numbers.
       return undefined;
     }
     if (!isUtf8(buf)) return { kind: 'error', code: 'invalid_utf8', lineNumber, bytes: buf.length };

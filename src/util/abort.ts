@@ -26,18 +26,28 @@ export function reasonOf(signal: AbortSignal): AbortReason {
   return new AbortReason('user_interrupted', r instanceof Error ? r.message : undefined);
 }
 
+export interface ChildController extends AbortController {
+  /**
+   * Detaches from the parent without aborting. Call it when the child's work is done: a child that is never
+   * aborted otherwise keeps a listener on its parent for the parent's whole life (a turn's signal outlives
+   * many model attempts: MaxListenersExceededWarning after 10 and a leak).
+   */
+  release(): void;
+}
+
 /** A child controller aborted when the parent aborts (with the parent's reason), or on its own. */
-export function childController(parent: AbortSignal | undefined): AbortController {
+export function childController(parent: AbortSignal | undefined): ChildController {
   const c = new AbortController();
-  if (!parent) return c;
+  if (!parent) return Object.assign(c, { release: () => undefined });
   if (parent.aborted) {
     c.abort(parent.reason);
-    return c;
+    return Object.assign(c, { release: () => undefined });
   }
   const onAbort = (): void => c.abort(parent.reason);
+  const release = (): void => parent.removeEventListener('abort', onAbort);
   parent.addEventListener('abort', onAbort, { once: true });
-  c.signal.addEventListener('abort', () => parent.removeEventListener('abort', onAbort), { once: true });
-  return c;
+  c.signal.addEventListener('abort', release, { once: true });
+  return Object.assign(c, { release });
 }
 
 /**

@@ -7,7 +7,7 @@ import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { groupAlive, killGroup, spawnShell } from '../process.js';
+import { groupAlive, killGroup, spawnShell, withRunTag } from '../process.js';
 import { ensureInitScript, shellEnv } from '../shell/init-script.js';
 import type { BackgroundRegistry, BackgroundShellInfo, Tool } from '../tool.js';
 
@@ -62,6 +62,11 @@ function newTaskId(): string {
   return id;
 }
 
+/** The run tag of one background task (see withRunTag). */
+function taskTag(id: string): string {
+  return `task-${id}`;
+}
+
 /** Untracks a process group once nothing of it is left (background jobs of a finished shell may linger). */
 export function releaseWhenGone(pgid: number | undefined, untrack: () => void, pollMs = 1000): void {
   if (pgid === undefined || !groupAlive(pgid)) {
@@ -92,7 +97,8 @@ export class ShellTaskRegistry implements BackgroundRegistry {
     const id = newTaskId();
     const outputPath = join(req.outputDir, `${id}.output`);
     writeFileSync(outputPath, '', { mode: 0o600 });
-    const env = shellEnv(req.env, { initScript: ensureInitScript(req.outputDir), outputFile: outputPath });
+    // The task's own run tag: stopping it also kills what it started outside its process group (setsid).
+    const env = withRunTag(shellEnv(req.env, { initScript: ensureInitScript(req.outputDir), outputFile: outputPath }), taskTag(id));
     const child = spawnShell({ script: req.command, cwd: req.cwd, env, output: 'ignore' });
     const info: ShellTaskInfo = {
       id,
@@ -154,7 +160,7 @@ export class ShellTaskRegistry implements BackgroundRegistry {
     if (!e) return undefined;
     if (e.info.status === 'running' && e.pid !== undefined) {
       e.stopping = true;
-      await killGroup(e.pid, { graceMs: this.opts.killGraceMs ?? KILL_GRACE_MS });
+      await killGroup(e.pid, { graceMs: this.opts.killGraceMs ?? KILL_GRACE_MS, tag: taskTag(e.info.id) });
       await e.exited;
     }
     return { ...e.info };
@@ -193,7 +199,7 @@ export class ShellTaskRegistry implements BackgroundRegistry {
       [...this.tasks.values()].map(async (e) => {
         if (e.pid === undefined) return;
         if (e.info.status === 'running') e.stopping = true;
-        await killGroup(e.pid, { graceMs: grace });
+        await killGroup(e.pid, { graceMs: grace, tag: taskTag(e.info.id) });
       }),
     );
   }

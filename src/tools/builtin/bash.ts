@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs
 import { isAbsolute, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type ShellExit, killGroup, spawnShell } from '../process.js';
+import { type ShellExit, killGroup, spawnShell, withRunTag } from '../process.js';
 import { analyzeCommand, analyzeCommandSync, commandName } from '../shell/analyze.js';
 import { BASH_DESCRIPTION, BASH_INPUT_JSON_SCHEMA } from '../shell/bash-prompt.js';
 import { ensureInitScript, shellEnv } from '../shell/init-script.js';
@@ -148,7 +148,9 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tag = randomBytes(6).toString('hex');
     const cwdFile = join(dir, `cwd-${tag}`);
-    const env = shellEnv(ctx.env.childEnv, { initScript: ensureInitScript(dir), cwdFile });
+    // The call's own run tag: a stopped call also kills what it started outside its process group (setsid).
+    const callTag = `call-${tag}`;
+    const env = withRunTag(shellEnv(ctx.env.childEnv, { initScript: ensureInitScript(dir), cwdFile }), callTag);
     const output = new OutputFile(join(dir, `bash-output-${tag}.log`));
     try {
       let child: ReturnType<typeof spawnShell>;
@@ -191,7 +193,7 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
 
       if ('stop' in outcome) {
         // Return now; the group gets SIGTERM, then SIGKILL after the grace, in the background.
-        if (pid !== undefined) void killGroup(pid, { graceMs: grace }).then(() => releaseWhenGone(pid, untrack, 250));
+        if (pid !== undefined) void killGroup(pid, { graceMs: grace, tag: callTag }).then(() => releaseWhenGone(pid, untrack, 250));
         rmSync(cwdFile, { force: true });
         return { collected, stop: outcome.stop };
       }

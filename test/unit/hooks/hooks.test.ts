@@ -112,11 +112,21 @@ describe('command hooks', () => {
     expect(await createToolHooks(runner('PreToolUse', cmd), cmdCtx).preToolUse(call, signal)).toEqual({ decision: { behavior: 'ask', reason: 'check', source: `command:${cmd}` } });
   });
 
-  it('exit code 2 blocks with stderr as the reason; other failures block a PreToolUse hook', async () => {
+  it('exit code 2 blocks with stderr as the reason; other exit codes (a crash reported by sh too) are non-blocking', async () => {
     const two = script('two.sh', 'echo "rm is not allowed here" >&2; exit 2');
     expect((await createToolHooks(runner('PreToolUse', two), cmdCtx).preToolUse(call, signal)).decision).toEqual({ behavior: 'deny', reason: 'rm is not allowed here', source: `command:${two}` });
+    const one = script('one.sh', 'echo "hook trouble" >&2; exit 1');
+    expect(await createToolHooks(runner('PreToolUse', one), cmdCtx).preToolUse(call, signal)).toEqual({});
     const crash = script('crash.sh', 'kill -SEGV $$');
-    expect((await createToolHooks(runner('PreToolUse', crash), cmdCtx).preToolUse(call, signal)).decision).toMatchObject({ behavior: 'deny' });
+    expect(await createToolHooks(runner('PreToolUse', crash), cmdCtx).preToolUse(call, signal)).toEqual({});
+  });
+
+  it('PermissionRequest: exit 1 is non-blocking (the host is asked), exit 2 denies with stderr', async () => {
+    const prompt = { toolName: 'Bash', input: { command: 'rm x' }, toolUseId: 't', suggestions: [], decisionReason: 'x', decisionReasonType: 'mode' };
+    const one = script('pr-one.sh', 'echo "hook trouble" >&2; exit 1');
+    expect(await createPermissionRequestHook(runner('PermissionRequest', one), cmdCtx)(prompt, signal)).toBeUndefined();
+    const two = script('pr-two.sh', 'echo "never rm" >&2; exit 2');
+    expect(await createPermissionRequestHook(runner('PermissionRequest', two), cmdCtx)(prompt, signal)).toEqual({ behavior: 'deny', message: 'never rm', source: `hook:command:${two}` });
   });
 
   it('a hook that times out is killed and blocks', async () => {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { getSessionInfo, getSessionMessages, listSessions } from '@anthropic-ai/claude-agent-sdk';
@@ -180,6 +181,61 @@ describe('TranscriptWriter', () => {
     expect(w.linesLost).toBe(2);
     expect(w.lastUuid).toBeNull();
     expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['cannot open the transcript; the session will not be saved']);
+  });
+
+  describe('a write that fails part-way (disk full, I/O error)', () => {
+    /** Real fs calls, except that writes fail once `budget` bytes have gone in: the failing call writes what fits. */
+    const fullAfter = (budget: number, code = 'ENOSPC') => {
+      let left = budget;
+      const writeSync = ((fd: number, buf: Buffer, off: number, len: number) => {
+        if (left <= 0) throw Object.assign(new Error(`${code}: no space left on device, write`), { code });
+        const n = Math.min(len, left);
+        left -= n;
+        return fs.writeSync(fd, buf, off, n);
+      }) as typeof fs.writeSync;
+      return { writeSync, free: (bytes: number) => void (left += bytes) };
+    };
+    const open = (io: ReturnType<typeof fullAfter>, onLost: (i: { code: string; sessionId: string }) => void = () => undefined) => {
+      const logger = memoryLogger();
+      const path = join(p.root, 'projects', 'x', 's.jsonl');
+      const w = new TranscriptWriter({
+        path,
+        context: { sessionId: 'sid', cwd: '/w', entrypoint: 'sdk-ts', version: '2.1.330' },
+        parentUuid: null,
+        now: () => 0,
+        logger,
+        io: { writeSync: io.writeSync },
+        onLost,
+      });
+      return { w, path, logger };
+    };
+
+    it('leaves no torn line: the file is cut back to the last whole record, and nothing is appended after it', async () => {
+      const io = fullAfter(700);
+      const lost: Array<{ code: string; sessionId: string }> = [];
+      const { w, path, logger } = open(io, (i) => lost.push(i));
+      w.record(prompt('first', { uuid: 'u1' }));
+      w.record(block('m1', text('x'.repeat(2000)), { uuid: 'a1' })); // does not fit: torn, then cut back
+      io.free(100_000); // space comes back: still nothing after the failure (the file stays a prefix)
+      w.record(block('m1', text('later'), { uuid: 'a2' }));
+      await w.flush();
+      w.close();
+      const raw = readFileSync(path, 'utf8');
+      expect(raw.endsWith('\n')).toBe(true);
+      expect(raw.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid?: string; type: string }).uuid ?? (JSON.parse(l) as { type: string }).type)).toEqual(['u1']);
+      expect(w.linesLost).toBeGreaterThanOrEqual(2);
+      expect(lost).toEqual([{ code: 'ENOSPC', sessionId: 'sid' }]);
+      expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['transcript write failed; the transcript keeps the records before it and the session continues without saving the rest']);
+    });
+
+    it('an I/O error is reported with its own code', () => {
+      const lost: Array<{ code: string; sessionId: string }> = [];
+      const { w, path } = open(fullAfter(0, 'EIO'), (i) => lost.push(i));
+      w.record(prompt('first', { uuid: 'u1' }));
+      w.close();
+      expect(readFileSync(path, 'utf8')).toBe('');
+      expect(lost).toEqual([{ code: 'EIO', sessionId: 'sid' }]);
+    });
   });
 
   it('keeps an entry whose tool output JSON cannot hold, without toolUseResult', () => {

@@ -1,6 +1,6 @@
 // Inbound NDJSON framing (src/transport/line-reader.ts). The central property: however the same bytes are
 // cut into chunks, the framer yields the same events, and those are the events of a straightforward
-// reference model (split on LF, cap, strip one CR, skip blanks, check UTF-8).
+// reference model (split on LF, cap, strip one CR, skip blank and whitespace-only lines, check UTF-8).
 import { isUtf8 } from 'node:buffer';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
@@ -22,7 +22,7 @@ function modelEvents(bytes: Buffer, maxLineBytes: number): LineEvent[] {
       return;
     }
     const line = raw.length > 0 && raw[raw.length - 1] === CR ? raw.subarray(0, raw.length - 1) : raw;
-    if (line.length === 0) return;
+    if (line.every((b) => b === 0x20 || b === 0x09 || b === CR || b === 0x0b || b === 0x0c)) return;
     if (!isUtf8(line)) {
       out.push({ kind: 'error', code: 'invalid_utf8', lineNumber, bytes: line.length });
       return;
@@ -74,6 +74,8 @@ const lineBody = fc.oneof(
   fc.integer({ min: 0, max: 80 }).map((n) => Buffer.alloc(n, 0x61)),
   fc.constant(Buffer.alloc(0)),
   fc.constant(Buffer.from([CR])),
+  // Whitespace-only lines (skipped like blank ones).
+  fc.array(fc.constantFrom(0x20, 0x09, CR, 0x0b, 0x0c), { minLength: 1, maxLength: 6 }).map((a) => Buffer.from(a)),
 );
 const terminator = fc.constantFrom('\n', '\r\n');
 
@@ -119,6 +121,12 @@ describe('LineFramer', () => {
 
   it('skips blank lines but counts them', () => {
     expect(feed('\n\r\n\n{"a":1}\n\n')).toEqual([{ kind: 'line', text: '{"a":1}', lineNumber: 4, bytes: 7, unterminated: false }]);
+  });
+
+  it('skips whitespace-only lines (spaces, tabs, CRs), terminated or not, and counts them', () => {
+    expect(feed('   \n\t\t\n \r\n \t \r \n{"a":1}\n\u000b\u000c\n \t')).toEqual([
+      { kind: 'line', text: '{"a":1}', lineNumber: 5, bytes: 7, unterminated: false },
+    ]);
   });
 
   it('reports invalid UTF-8 with its line number and serves the next line', () => {
