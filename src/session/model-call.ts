@@ -5,7 +5,7 @@ import { StreamingToolExecutor, type CallRecord } from '../executor/executor.js'
 import type { AssistantBlock, ModelRequest, Usage } from '../model/types.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { ModelApiError } from '../model/types.js';
-import { linkedController, sleep } from '../util/abort.js';
+import { childController, sleep } from '../util/abort.js';
 import { MessageAccumulator } from './accumulator.js';
 import type { SessionDeps } from './config.js';
 import type { SessionEvent, TurnUsage } from './events.js';
@@ -77,7 +77,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
   let overloads = 0;
   let supersedes: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    const { controller: attemptCtl, unlink } = linkedController(turnSignal);
+    const attemptCtl = childController(turnSignal);
     const executor = new StreamingToolExecutor(
       {
         tools: deps.tools,
@@ -147,7 +147,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
           if (w) await w;
         }
       }
-      unlink();
+      attemptCtl.release();
       if (!acc.stopped) throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop.');
       if (watchdog) clearTimeout(watchdog);
       rc.addApiMs(deps.now() - started);
@@ -156,7 +156,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       const records = await executor.settle();
       return { kind: 'complete', blocks: acc.completedBlocks(), records, stopReason: acc.stopReason, model: acc.model ?? model };
     } catch (err) {
-      unlink();
+      attemptCtl.release();
       if (watchdog) clearTimeout(watchdog);
       rc.addApiMs(deps.now() - started);
       if (turnSignal.aborted) {

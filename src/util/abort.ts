@@ -50,22 +50,6 @@ export function childController(parent: AbortSignal | undefined): ChildControlle
   return Object.assign(c, { release });
 }
 
-/**
- * childController for a scope that ends without aborting (one model attempt): `unlink()` removes the listener
- * on the parent, which would otherwise stay until the parent aborts (one per retry or model round on the same
- * turn signal: Node's MaxListenersExceededWarning after ten).
- */
-export function linkedController(parent: AbortSignal): { controller: AbortController; unlink: () => void } {
-  const controller = new AbortController();
-  if (parent.aborted) {
-    controller.abort(parent.reason);
-    return { controller, unlink: () => undefined };
-  }
-  const onAbort = (): void => controller.abort(parent.reason);
-  parent.addEventListener('abort', onAbort, { once: true });
-  return { controller, unlink: () => parent.removeEventListener('abort', onAbort) };
-}
-
 /** Resolves after `ms`, or rejects with the signal's reason when aborted first. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

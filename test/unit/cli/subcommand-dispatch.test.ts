@@ -1,11 +1,10 @@
 // Which argv is a subcommand (Claude Code's rule: the first word, without -p/--print, after any global flags),
 // which one-shot runs must read their prompt from stdin, and the pieces the unreachable-endpoint path relies on.
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseArgv } from '../../../src/cli/flags.js';
 import { needsPromptFromStdin, resolveOptions, StartupError } from '../../../src/cli/options.js';
 import { findSubcommand } from '../../../src/cli/subcommands/index.js';
 import { connectionCause } from '../../../src/model/anthropic.js';
-import { linkedController } from '../../../src/util/abort.js';
 
 const find = (argv: string[]) => {
   const call = findSubcommand(argv, parseArgv(argv));
@@ -62,22 +61,5 @@ describe('connectionCause', () => {
     expect(connectionCause(Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND', hostname: 'x.invalid' }))).toBe('ENOTFOUND x.invalid');
     expect(connectionCause(new Error('outer', { cause: new Error('inner') }))).toBe('inner');
     expect(connectionCause(undefined)).toBeUndefined();
-  });
-});
-
-describe('linkedController', () => {
-  it('follows the parent until unlinked, and leaves no listener behind', () => {
-    const parent = new AbortController();
-    const add = vi.spyOn(parent.signal, 'addEventListener');
-    const remove = vi.spyOn(parent.signal, 'removeEventListener');
-    const a = linkedController(parent.signal);
-    a.unlink();
-    expect(remove.mock.calls).toEqual(add.mock.calls.map(([type, listener]) => [type, listener]));
-    expect(add).toHaveBeenCalledTimes(1);
-    const b = linkedController(parent.signal);
-    parent.abort('stop');
-    expect([a.controller.signal.aborted, b.controller.signal.aborted, b.controller.signal.reason]).toEqual([false, true, 'stop']);
-    const c = linkedController(parent.signal);
-    expect(c.controller.signal.aborted).toBe(true);
   });
 });
