@@ -4,6 +4,7 @@ import { session200Turns } from './long-session.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
+import { bashReadonlySandboxed } from './sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
@@ -19,6 +20,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   toolsParallel,
   reads200,
   bash50mb,
+  bashReadonlySandboxed,
   session200Turns,
   interruptLatency,
 ];
