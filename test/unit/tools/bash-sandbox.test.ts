@@ -4,7 +4,7 @@
 // connects or reads outside, and the jail must stop each effect. Every check has a control: the same command
 // approved by the host (not sandboxed) does have the effect, so the tests can fail.
 // bubblewrap must be installed (.ci/run and the Dockerfile install it): without it these tests fail loudly.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -209,6 +209,25 @@ describe('a command approved only by the analyser runs in the read-only sandbox'
     expect(output).toContain('started');
     expect(output).toContain('Read-only file system');
     expect(done.status).toBe('failed');
+  });
+
+  it('a timeout stops the jailed command and everything in it (its own session and pid namespace)', async () => {
+    const marker = `sleep 3${process.pid % 10}.${Date.now() % 1000}`;
+    const running = (): boolean =>
+      readdirSync('/proc').some((p) => {
+        if (!/^\d+$/.test(p)) return false;
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8').replace(/\0/g, ' ').trim() === marker;
+        } catch {
+          return false;
+        }
+      });
+    const call = bash.call({ command: `${marker} & ${marker}; wait`, timeout: 3000 }, { ...h.ctx({ approval: { by: 'read-only-analysis' } }), env });
+    await vi.waitFor(() => expect(running()).toBe(true), { timeout: 10_000, interval: 20 });
+    const out = await call;
+    expect(out.isError).toBe(true);
+    expect(text(out)).toContain('Command timed out');
+    await vi.waitFor(() => expect(running()).toBe(false), { timeout: 10_000, interval: 50 });
   });
 
   it('the model cannot lower the wall with dangerouslyDisableSandbox', async () => {
