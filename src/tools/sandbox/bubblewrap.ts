@@ -16,8 +16,8 @@
 // `denyRead: ["/"]` its own seccomp helper was out of reach and the command did not run. The sandbox issue's
 // full feature (write allow-lists, network allow-lists through a proxy) is where it belongs; it can implement
 // the same ReadOnlySandbox port.
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { JailScope, ShellJail } from './types.js';
 
 /** Read-only system locations. A missing one is skipped; a symlink (usr-merged /bin → usr/bin) stays a symlink. */
@@ -88,6 +88,30 @@ function mask(args: string[], p: string): void {
   else if (k === 'file') args.push('--ro-bind', '/dev/null', target);
 }
 
+/** For a directory whose `.git` is a file (`gitdir: …`): that git directory and its common directory. */
+function linkedGitDirs(dir: string): string[] {
+  let text: string;
+  try {
+    if (kindOf(join(dir, '.git')) !== 'file') return [];
+    text = readFileSync(join(dir, '.git'), 'utf8');
+  } catch {
+    return [];
+  }
+  const m = /^gitdir: (.+)$/m.exec(text);
+  if (!m?.[1]) return [];
+  const gitdir = real(resolve(dir, m[1].trim()));
+  if (kindOf(gitdir) !== 'dir') return [];
+  let common: string | undefined;
+  try {
+    common = real(resolve(gitdir, readFileSync(join(gitdir, 'commondir'), 'utf8').trim()));
+  } catch {
+    return [gitdir]; // not a worktree (a submodule's gitdir has no commondir)
+  }
+  if (kindOf(common) !== 'dir') return [gitdir];
+  // Usually the worktree's git directory lies inside the common one: one bind covers both.
+  return inside(common, gitdir) ? [common] : [gitdir, common];
+}
+
 /** The bwrap arguments (without the program) for one scope. Pure apart from looking at the file system. */
 export function bwrapArgs(scope: JailScope): string[] {
   const args = [
@@ -110,6 +134,11 @@ export function bwrapArgs(scope: JailScope): string[] {
   for (const given of new Set(scope.readable)) {
     const r = real(given);
     if (given !== r && roots.includes(r) && !roots.some((x) => inside(x, given))) args.push('--symlink', r, given);
+  }
+  // A linked worktree's `.git` is a file naming its git directory elsewhere (and that one names the common
+  // one): read-only too, or `git status` in a worktree could not find its repository.
+  for (const dir of new Set([...roots, real(scope.cwd)])) {
+    for (const g of linkedGitDirs(dir)) if (!roots.some((r) => inside(r, g))) args.push('--ro-bind', g, g);
   }
   for (const p of MASKED_SYSTEM_PATHS) mask(args, p);
   if (scope.home) {

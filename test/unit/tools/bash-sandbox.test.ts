@@ -4,6 +4,7 @@
 // connects or reads outside, and the jail must stop each effect. Every check has a control: the same command
 // approved by the host (not sandboxed) does have the effect, so the tests can fail.
 // bubblewrap must be installed (.ci/run and the Dockerfile install it): without it these tests fail loudly.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { join } from 'node:path';
@@ -178,6 +179,25 @@ describe('a command approved only by the analyser runs in the read-only sandbox'
     const { out } = await autoApproved('cd sub && pwd');
     expect((out.data as BashOutput).stdout).toBe(join(h.cwd, 'sub'));
     expect(out.contextModifier?.({ cwd: h.cwd, additionalDirectories: [] })).toEqual({ cwd: join(h.cwd, 'sub'), additionalDirectories: [] });
+  });
+
+  it('in a linked git worktree, git finds its repository (the git directories are readable, the main tree is not)', async () => {
+    const main = join(outside, 'main');
+    const wt = join(outside, 'wt');
+    const git = (args: string, cwd: string) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args.split(' ')], { cwd, stdio: 'pipe' });
+    mkdirSync(main);
+    git('init -q', main);
+    writeFileSync(join(main, 'secret.txt'), 'MAIN-TREE-CANARY\n');
+    git('add secret.txt', main);
+    git('commit -qm init', main);
+    git(`worktree add -q ${wt}`, main);
+    writeFileSync(join(wt, 'new.txt'), 'x');
+    const out = await bash.call(
+      { command: `git status --short; git log --oneline | wc -l; cat ${join(main, 'secret.txt')}` },
+      { ...h.ctx({ approval: { by: 'read-only-analysis' }, shared: { cwd: wt } }), env },
+    );
+    expect(text(out)).toContain('\n?? new.txt\n1\n'); // after "Exit code 1" (the cat failed)
+    expect(text(out)).not.toContain('MAIN-TREE-CANARY');
   });
 
   it('reads --add-dir directories too', async () => {
