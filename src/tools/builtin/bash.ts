@@ -264,8 +264,9 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
 }
 
 /** What a jailed command may read: the working directories (the project, --add-dir's, the current cwd). */
-function jailScope(ctx: ToolCallContext, projectDir: string | undefined): { cwd: string; readable: string[] } {
-  return { cwd: ctx.shared.cwd, readable: [projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories] };
+function jailScope(ctx: ToolCallContext, projectDir: string | undefined): JailScope {
+  const path = ctx.env.childEnv['PATH'];
+  return { cwd: ctx.shared.cwd, readable: [projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories], ...(path !== undefined ? { path } : {}) };
 }
 
 function startBackground(input: BashInput, ctx: ToolCallContext, jailer: Jailer | undefined, projectDir: string | undefined): ToolOutcome<BashResult> {

@@ -1,7 +1,8 @@
 // The read-only jail on Linux: bubblewrap (`bwrap`), called directly. What the jailed shell sees:
 //  - system directories read-only (/usr, /bin, /sbin, /lib*, /etc, /opt), with the secret-bearing entries of
 //    /etc masked (shadow files, ssh host keys, TLS private keys, sudoers);
-//  - the working directories read-only, with credential files of the user masked when HOME lies inside one;
+//  - the working directories read-only, with credential files of the user masked when HOME lies inside one,
+//    and the directories on the command's PATH outside the system paths (~/.cargo/bin), never HOME or above;
 //  - a private, empty, throw-away /tmp (tmpfs), a minimal /dev, a /proc of its own pid namespace (agentd's
 //    /proc/<pid>/environ is not there);
 //  - nothing else: HOME, /var, /run, /sys, /root, /mnt, /media and the rest of / do not exist;
@@ -135,22 +136,29 @@ export function bwrapArgs(scope: JailScope): string[] {
     const r = real(given);
     if (given !== r && roots.includes(r) && !roots.some((x) => inside(x, given))) args.push('--symlink', r, given);
   }
+  const home = scope.home !== undefined ? real(scope.home) : undefined;
+  const bound = (p: string): boolean => roots.some((r) => inside(r, p)) || SYSTEM_READ_PATHS.some((x) => inside(real(x), p));
+  const pathDirs: string[] = [];
+  for (const dir of new Set((scope.path ?? '').split(':'))) {
+    if (!isAbsolute(dir)) continue;
+    const r = real(dir);
+    if (r === '/' || kindOf(r) !== 'dir' || bound(r) || pathDirs.some((x) => inside(x, r)) || (home !== undefined && inside(r, home))) continue;
+    pathDirs.push(r);
+    args.push('--ro-bind', r, r);
+    if (dir !== r && !bound(dir)) args.push('--symlink', r, dir);
+  }
   // A linked worktree's `.git` is a file naming its git directory elsewhere (and that one names the common
   // one): read-only too, or `git status` in a worktree could not find its repository.
   for (const dir of new Set([...roots, real(scope.cwd)])) {
     for (const g of linkedGitDirs(dir)) if (!roots.some((r) => inside(r, g))) args.push('--ro-bind', g, g);
   }
   for (const p of MASKED_SYSTEM_PATHS) mask(args, p);
-  if (scope.home) {
-    const home = real(scope.home);
-    if (roots.some((r) => inside(r, home) || inside(home, r))) {
-      for (const rel of MASKED_HOME_PATHS) {
-        const p = join(home, rel);
-        if (roots.some((r) => inside(r, real(p)))) mask(args, p);
-      }
-    }
+  const visible = [...roots, ...pathDirs];
+  const shown = (p: string): boolean => visible.some((r) => inside(r, real(p)));
+  if (home !== undefined && visible.some((r) => inside(r, home) || inside(home, r))) {
+    for (const rel of MASKED_HOME_PATHS) if (shown(join(home, rel))) mask(args, join(home, rel));
   }
-  for (const p of scope.hidden ?? []) if (roots.some((r) => inside(r, real(p)))) mask(args, p);
+  for (const p of scope.hidden ?? []) if (shown(p)) mask(args, p);
   for (const f of scope.readableFiles ?? []) if (kindOf(f) === 'file') args.push('--ro-bind', f, f);
   for (const f of scope.writableFiles ?? []) if (kindOf(f) === 'file') args.push('--bind', f, f);
   const cwd = real(scope.cwd);

@@ -21,6 +21,11 @@ export interface JailScope {
   readable: readonly string[];
   /** The user's home: credential files under it are hidden when a working directory contains them. */
   home?: string;
+  /**
+   * The command's PATH: its directories outside the system paths (e.g. ~/.cargo/bin) are readable too, so the
+   * programs it names are found; never HOME itself or a directory above it.
+   */
+  path?: string;
   /** More paths to hide when a working directory contains them (agentd's config directory). */
   hidden?: readonly string[];
   /** Single files readable inside the jail (the shell's startup file). */

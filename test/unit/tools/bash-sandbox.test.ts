@@ -200,6 +200,16 @@ describe('a command approved only by the analyser runs in the read-only sandbox'
     expect(text(out)).not.toContain('MAIN-TREE-CANARY');
   });
 
+  it('finds programs on PATH outside the system paths (~/.cargo/bin), never HOME itself', async () => {
+    const bin = join(outside, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'hello-from-path'), '#!/bin/sh\necho hi-from-path\n', { mode: 0o755 });
+    const withPath = { ...env, childEnv: { ...env.childEnv, PATH: `${bin}:${outside}:${env.childEnv['PATH'] ?? ''}` } };
+    const out = await bash.call({ command: `hello-from-path; cat ${join(outside, 'canary.txt')}` }, { ...h.ctx({ approval: { by: 'read-only-analysis' } }), env: withPath });
+    expect(text(out)).toContain('hi-from-path');
+    expect(text(out)).not.toContain('CANARY-OUTSIDE'); // `outside` is HOME here: on PATH, but not readable
+  });
+
   it('reads --add-dir directories too', async () => {
     const extra = join(h.cwd, '..', 'extra');
     mkdirSync(extra);
