@@ -152,7 +152,10 @@ export function bwrapArgs(scope: JailScope): string[] {
   for (const dir of new Set([...roots, real(scope.cwd)])) {
     for (const g of linkedGitDirs(dir)) if (!roots.some((r) => inside(r, g))) args.push('--ro-bind', g, g);
   }
-  for (const p of MASKED_SYSTEM_PATHS) mask(args, p);
+  // Masks go where the path really is, and only where that is visible in the jail (a symlink that leads out
+  // of it dangles inside; a mount point under a read-only bind could not be created).
+  const system = SYSTEM_READ_PATHS.map(real).filter((x) => kindOf(x) === 'dir');
+  for (const p of MASKED_SYSTEM_PATHS) if (system.some((x) => inside(x, real(p)))) mask(args, p);
   const visible = [...roots, ...pathDirs];
   const shown = (p: string): boolean => visible.some((r) => inside(r, real(p)));
   if (home !== undefined && visible.some((r) => inside(r, home) || inside(home, r))) {
