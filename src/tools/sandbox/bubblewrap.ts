@@ -3,7 +3,7 @@
 //    /etc masked (shadow files, ssh host keys, TLS private keys, sudoers);
 //  - the working directories read-only, with credential files of the user masked when HOME lies inside one,
 //    and the directories on the command's PATH outside the system paths (~/.cargo/bin), never HOME or above;
-//  - a private, empty, throw-away /tmp (tmpfs), a minimal /dev, a /proc of its own pid namespace (agentd's
+//  - a private, empty, throw-away /tmp (tmpfs, at most 256 MiB), a minimal /dev, a /proc of its own pid namespace (agentd's
 //    /proc/<pid>/environ is not there);
 //  - nothing else: HOME, /var, /run, /sys, /root, /mnt, /media and the rest of / do not exist;
 //  - no network at all (a network namespace of its own: 127.0.0.1 is the jail's loopback, not the host's);
@@ -113,8 +113,16 @@ function linkedGitDirs(dir: string): string[] {
   return inside(common, gitdir) ? [common] : [gitdir, common];
 }
 
+/** The private /tmp is memory (tmpfs): capped, so a jailed command cannot exhaust the machine's RAM through it. */
+export const TMP_SIZE_BYTES = 256 * 1024 * 1024;
+
+export interface BwrapFeatures {
+  /** `--size` (bubblewrap ≥ 0.5) caps the private /tmp; an older bwrap runs without the cap. */
+  tmpfsSize: boolean;
+}
+
 /** The bwrap arguments (without the program) for one scope. Pure apart from looking at the file system. */
-export function bwrapArgs(scope: JailScope): string[] {
+export function bwrapArgs(scope: JailScope, features: BwrapFeatures = { tmpfsSize: true }): string[] {
   const args = [
     '--unshare-all', // user (when possible), ipc, pid, net, uts, cgroup namespaces
     '--die-with-parent',
@@ -127,7 +135,7 @@ export function bwrapArgs(scope: JailScope): string[] {
     if (k === 'symlink') args.push('--symlink', readlinkSync(p), p);
     else if (k) args.push('--ro-bind', p, p);
   }
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--dev', '/dev', ...(features.tmpfsSize ? ['--size', String(TMP_SIZE_BYTES)] : []), '--tmpfs', '/tmp');
   // Working directories by their real paths, and by the path as given when that is a symlink to it, so the
   // shell's `cwd` resolves inside the jail either way.
   const roots = [...new Set(scope.readable.map(real))].filter((r) => kindOf(r) === 'dir');
@@ -169,7 +177,7 @@ export function bwrapArgs(scope: JailScope): string[] {
   return args;
 }
 
-export function bubblewrapJail(bwrap: string, scope: JailScope): ShellJail {
-  const args = bwrapArgs(scope);
+export function bubblewrapJail(bwrap: string, scope: JailScope, features?: BwrapFeatures): ShellJail {
+  const args = bwrapArgs(scope, features);
   return { argv: (inner) => [bwrap, ...args, '--', ...inner] };
 }

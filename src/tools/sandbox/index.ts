@@ -5,7 +5,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
-import { bubblewrapJail } from './bubblewrap.js';
+import { type BwrapFeatures, bubblewrapJail } from './bubblewrap.js';
 import { type JailScope, type Jailer, READ_ONLY_SANDBOX_POLICIES, type ReadOnlySandbox, type ReadOnlySandboxPolicy, type SandboxStatus } from './types.js';
 
 export * from './types.js';
@@ -35,10 +35,16 @@ function findOnPath(name: string, path: string | undefined): string | undefined 
   return undefined;
 }
 
-/** Runs the jail's argv on `true`: the sandbox works when that exits 0. */
-async function probe(bwrap: string): Promise<SandboxStatus> {
+/** Runs the jail's argv on `true`: the sandbox works when that exits 0 (a bwrap without `--size`: retried without). */
+async function probe(bwrap: string): Promise<{ status: SandboxStatus; features: BwrapFeatures }> {
+  const sized = await probeOnce(bwrap, { tmpfsSize: true });
+  if (sized.state !== 'unavailable' || !sized.reason.includes('--size')) return { status: sized, features: { tmpfsSize: true } };
+  return { status: await probeOnce(bwrap, { tmpfsSize: false }), features: { tmpfsSize: false } };
+}
+
+async function probeOnce(bwrap: string, features: BwrapFeatures): Promise<SandboxStatus> {
   const { spawn } = await import('node:child_process');
-  const argv = bubblewrapJail(bwrap, { cwd: '/', readable: [] }).argv(['true']);
+  const argv = bubblewrapJail(bwrap, { cwd: '/', readable: [] }, features).argv(['true']);
   return new Promise((resolve) => {
     let stderr = '';
     const child = spawn(argv[0] as string, argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], timeout: DETECT_TIMEOUT_MS, env: { PATH: '/usr/bin:/bin' } });
@@ -69,11 +75,13 @@ export interface ReadOnlySandboxOptions {
 
 export function createReadOnlySandbox(opts: ReadOnlySandboxOptions): ReadOnlySandbox {
   let detected: Promise<SandboxStatus> | undefined;
+  let features: BwrapFeatures = { tmpfsSize: true };
   const status = (): Promise<SandboxStatus> => {
     if (opts.policy === 'off') return Promise.resolve({ state: 'off' });
     detected ??= (async (): Promise<SandboxStatus> => {
       const bwrap = opts.bwrap ?? findOnPath('bwrap', opts.path);
-      const s: SandboxStatus = bwrap ? await probe(bwrap) : { state: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' };
+      let s: SandboxStatus = { state: 'unavailable', reason: 'bubblewrap (bwrap) is not installed' };
+      if (bwrap) ({ status: s, features } = await probe(bwrap));
       if (s.state === 'unavailable') {
         // Logged once: the detection is cached for the life of the process.
         const effect =
@@ -96,7 +104,7 @@ export function createReadOnlySandbox(opts: ReadOnlySandboxOptions): ReadOnlySan
     status,
     async jailer(): Promise<Jailer | undefined> {
       const s = await status();
-      if (s.state === 'active') return (scope) => bubblewrapJail(s.path, withHome(scope));
+      if (s.state === 'active') return (scope) => bubblewrapJail(s.path, withHome(scope), features);
       if (s.state === 'unavailable' && opts.policy === 'required') {
         throw new Error(`The read-only sandbox is required (AGENTD_READONLY_SANDBOX=required) but unavailable: ${s.reason}`);
       }

@@ -260,6 +260,11 @@ describe('a command approved only by the analyser runs in the read-only sandbox'
     await vi.waitFor(() => expect(running()).toBe(false), { timeout: 10_000, interval: 50 });
   });
 
+  it('the private /tmp is capped (it is memory): 256 MiB', async () => {
+    const { out } = await autoApproved('df --output=size -B1 /tmp | tail -1');
+    expect((out.data as BashOutput).stdout.trim()).toBe(String(256 * 1024 * 1024));
+  });
+
   it('the model cannot lower the wall with dangerouslyDisableSandbox', async () => {
     const out = await bash.call({ command: 'ls > marker', dangerouslyDisableSandbox: true }, { ...h.ctx({ approval: { by: 'read-only-analysis' } }), env });
     expect(out.isError).toBe(true);
@@ -316,6 +321,17 @@ describe('without a sandbox', () => {
     writeFileSync(fake, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
     const sb = createReadOnlySandbox({ policy: 'auto', path: undefined, bwrap: fake });
     expect(await sb.status()).toEqual({ state: 'unavailable', reason: `${fake} cannot create the sandbox (exit 1): bwrap: No permissions to create new namespace` });
+  });
+
+  it('a bwrap without --size (before 0.5) still jails, without the /tmp cap', async () => {
+    const real = (process.env['PATH'] ?? '').split(':').map((d) => join(d, 'bwrap')).find((p) => existsSync(p)) as string;
+    const old = join(outside, 'old-bwrap');
+    writeFileSync(old, `#!/bin/sh\nfor a in "$@"; do [ "$a" = --size ] && { echo "bwrap: Unknown option --size" >&2; exit 1; }; done\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const sb = createReadOnlySandbox({ policy: 'required', path: undefined, bwrap: old });
+    expect(await sb.status()).toEqual({ state: 'active', backend: 'bubblewrap', path: old });
+    const out = await bash.call({ command: 'ls > marker; cat a.txt' }, { ...h.ctx({ approval: { by: 'read-only-analysis' } }), env: { ...env, readOnlySandbox: sb } });
+    expect(text(out)).toContain('inside the project');
+    expect(existsSync(join(h.cwd, 'marker'))).toBe(false);
   });
 
   it('off: never sandboxed, never detected', async () => {
