@@ -2,6 +2,9 @@
 # forwards signals, and the daemon runs as an unprivileged user.
 #   docker build -t agentd .
 #   docker run -i --rm -e ANTHROPIC_API_KEY -v "$PWD:/workspace" agentd
+# bubblewrap (the read-only sandbox) needs user namespaces and mounts, which Docker's default seccomp and
+# AppArmor profiles forbid: without e.g. `--security-opt seccomp=unconfined --security-opt apparmor=unconfined`
+# read-only commands run unconfined (`agentd doctor` says which), or ask with -e AGENTD_READONLY_SANDBOX=required.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -16,7 +19,7 @@ RUN node scripts/build.mjs && npm prune --omit=dev --omit=optional
 
 FROM node:20-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ripgrep bash git ca-certificates \
+ && apt-get install -y --no-install-recommends tini ripgrep bash git ca-certificates bubblewrap socat \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json ./

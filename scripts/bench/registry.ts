@@ -5,6 +5,7 @@ import { native } from './native.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
+import { bashReadonlySandboxed } from './sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
@@ -20,6 +21,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   toolsParallel,
   reads200,
   bash50mb,
+  bashReadonlySandboxed,
   session200Turns,
   interruptLatency,
   native,

@@ -30,6 +30,7 @@ import { emptyTurnUsage } from '../session/usage.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import { withRunTag } from '../tools/process-groups.js';
+import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
 import type { BackgroundRegistry } from '../tools/tool.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
@@ -122,7 +123,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
   // of them, and the session waits for them before its first turn.
   let background: BackgroundRegistry = new EmptyBackgroundRegistry();
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background });
+  // The second wall behind the shell analyser (tools/sandbox): detected on first use, not at start-up.
+  const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
+  if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
+  const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {
@@ -237,6 +242,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     rules,
     getMode: () => settings.permissionMode,
     analyzer: shellAnalyzer,
+    readOnlySandbox,
     prompter: interactive
       ? createHostPrompter({
           client,

@@ -35,7 +35,7 @@ export function helpText(): string {
     '',
     'Environment: ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, CLAUDE_CONFIG_DIR,',
     'AGENTD_MODEL_PROVIDER, AGENTD_SCENARIO, AGENTD_SCENARIO_RECORD, AGENTD_LOG_LEVEL, AGENTD_MAX_TOOL_USE_CONCURRENCY,',
-    'BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS. See README.md.',
+    'AGENTD_READONLY_SANDBOX (required|auto|off), BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS. See README.md.',
     'Starting: AGENTD_NODE (the node bin/agentd runs; else node on PATH), AGENTD_NATIVE_CACHE (where the native',
     'executable extracts its files; else $XDG_CACHE_HOME/agentd or ~/.cache/agentd).',
     '',

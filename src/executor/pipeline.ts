@@ -1,7 +1,7 @@
 // The ports of the executor's fixed pipeline. Hooks and permissions implement them (src/hooks, src/permissions);
 // the pass-through versions here keep every step in place when a session has neither.
 import type { DecisionMeta } from '../session/events.js';
-import type { AnyTool, SharedToolContext } from '../tools/tool.js';
+import type { AnyTool, Approval, SharedToolContext } from '../tools/tool.js';
 
 export interface ToolCallInfo {
   toolName: string;
@@ -47,6 +47,8 @@ export type PermissionVerdict =
       behavior: 'allow';
       updatedInput?: Record<string, unknown>;
       meta: DecisionMeta;
+      /** Why the call may run (a command only the shell analyser approved runs in the read-only sandbox). */
+      approval: Approval;
       /** The real path the decision was made for; the tool must open exactly this file. */
       pinnedRealPath?: string;
     }
@@ -88,5 +90,5 @@ export const passThroughPermissions: PermissionGate = {
           message: req.hook.reason ?? 'Denied by a PreToolUse hook.',
           meta: { decision: 'reject', source: 'hook', decidedBy: `hook:${req.hook.source}` },
         }
-      : { behavior: 'allow', meta: { decision: 'accept', source: 'config', reasonType: 'other', decidedBy: 'none' } },
+      : { behavior: 'allow', meta: { decision: 'accept', source: 'config', reasonType: 'other', decidedBy: 'none' }, approval: { by: 'unchecked' } },
 };

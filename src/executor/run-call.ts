@@ -122,6 +122,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
       env: deps.env,
       signal,
       progress: p.onProgress,
+      approval: verdict.approval,
       ...(verdict.pinnedRealPath !== undefined ? { pinnedRealPath: verdict.pinnedRealPath } : {}),
     });
   } catch (e) {

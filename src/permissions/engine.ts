@@ -9,7 +9,7 @@
 //     are allowed; acceptEdits: edits inside them are allowed; everything else asks)
 // Paths outside the working directories need explicit permission in every mode but bypass.
 import type { HookPermissionDecision } from '../executor/pipeline.js';
-import type { AnyTool, PermissionSubject, SharedToolContext } from '../tools/tool.js';
+import type { AnyTool, Approval, PermissionSubject, SharedToolContext } from '../tools/tool.js';
 import {
   type CommandAnalyzer,
   type CommandSegments,
@@ -37,7 +37,7 @@ export interface Suggestion {
 }
 
 export type Decision =
-  | { behavior: 'allow'; decidedBy: string; reasonType: ReasonType; pinnedRealPath?: string }
+  | { behavior: 'allow'; decidedBy: string; reasonType: ReasonType; approval: Approval; pinnedRealPath?: string }
   | { behavior: 'deny'; decidedBy: string; reasonType: ReasonType; message: string }
   | {
       behavior: 'ask';
@@ -59,6 +59,11 @@ export interface DecisionInput {
   mode: PermissionModeName;
   rules: RuleSet;
   analyzer: CommandAnalyzer;
+  /**
+   * Why a command the analyser judged read-only may not run unasked after all (the read-only sandbox is
+   * required but unavailable), or undefined. Consulted only for such commands.
+   */
+  readOnlyAutoApprovalBlocked?: () => Promise<string | undefined>;
 }
 
 interface Facts {
@@ -175,7 +180,7 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   if (d.hook?.behavior === 'deny') {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
   }
-  if (d.mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', ...pinned };
+  if (d.mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
 
   const ask = (decidedBy: string, reasonType: ReasonType, reason: string): Decision => ({
     behavior: 'ask',
@@ -190,7 +195,7 @@ export async function decide(d: DecisionInput): Promise<Decision> {
 
   const askRule = d.rules.byBehavior('ask').find((r) => applies(r, d, f, 'any'));
   if (askRule) return ask(`rule:${describeRule(askRule)}`, 'rule', `The rule ${formatRule(askRule)} (${askRule.source}) requires asking.`);
-  if (d.hook?.behavior === 'allow') return { behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', ...pinned };
+  if (d.hook?.behavior === 'allow') return { behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', approval: { by: 'hook' }, ...pinned };
   if (d.hook?.behavior === 'ask') return ask(`hook:${d.hook.source}`, 'hook', d.hook.reason ?? 'A PreToolUse hook asked for confirmation.');
 
   if (d.mode === 'plan' && !isReadOnlyCall(d, f)) {
@@ -199,12 +204,17 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   const allowRules = d.rules.byBehavior('allow');
   if (f.subject.kind === 'command') {
     const covered = commandCovered(allowRules, d, f);
-    if (covered) return { behavior: 'allow', decidedBy: `rule:${covered.map(describeRule).join('+')}`, reasonType: covered.length > 1 ? 'subcommandResults' : 'rule' };
+    if (covered) return { behavior: 'allow', decidedBy: `rule:${covered.map(describeRule).join('+')}`, reasonType: covered.length > 1 ? 'subcommandResults' : 'rule', approval: { by: 'rule' } };
   } else {
     const allowRule = allowRules.find((r) => applies(r, d, f, 'all'));
-    if (allowRule) return { behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', ...pinned };
+    if (allowRule) return { behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', approval: { by: 'rule' }, ...pinned };
   }
-  return modeDefault(d, f, ask, pinned);
+  const byMode = modeDefault(d, f, ask, pinned);
+  if (byMode.behavior === 'allow' && byMode.approval.by === 'read-only-analysis') {
+    const blocked = await d.readOnlyAutoApprovalBlocked?.();
+    if (blocked) return ask('sandbox:required', 'safetyCheck', blocked);
+  }
+  return byMode;
 }
 
 function isReadOnlyCall(d: DecisionInput, f: Facts): boolean {
@@ -252,30 +262,30 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
   } catch {
     readOnly = false;
   }
-  if (s.kind === 'session') return { behavior: 'allow', decidedBy: `mode:${d.mode}:session-state`, reasonType: 'mode' };
+  if (s.kind === 'session') return { behavior: 'allow', decidedBy: `mode:${d.mode}:session-state`, reasonType: 'mode', approval: { by: 'mode' } };
   switch (s.kind) {
     case 'read':
-      if (f.inside) return { behavior: 'allow', decidedBy: `mode:${d.mode}`, reasonType: 'mode', ...pinned };
+      if (f.inside) return { behavior: 'allow', decidedBy: `mode:${d.mode}`, reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
       return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories.`);
     case 'write': {
       if (!f.inside) return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories; writing there needs explicit permission.`);
       const guarded = f.path ? protectedPath(f.path) : undefined;
       if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? s.path} is inside ${guarded}/, which configures programs that run code; changing it always needs explicit permission.`);
-      if (d.mode === 'acceptEdits') return { behavior: 'allow', decidedBy: 'mode:acceptEdits', reasonType: 'mode', ...pinned };
+      if (d.mode === 'acceptEdits') return { behavior: 'allow', decidedBy: 'mode:acceptEdits', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
       return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} changes files; the ${d.mode} mode asks first.`);
     }
     case 'command':
       if (f.command?.ok && f.command.readOnly) {
         const outside = commandPathOutside(d, f);
         if (outside) return { ...(ask('workingDir', 'workingDir', `${outside} is outside the working directories.`) as Extract<Decision, { behavior: 'ask' }>), blockedPath: outside };
-        return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults' };
+        return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults', approval: { by: 'read-only-analysis' } };
       }
       if (!f.command?.ok) return ask('analysis', 'other', f.command?.reasons[0] ?? 'This command cannot be analysed before it runs.');
       return ask(`mode:${d.mode}`, 'mode', f.command.reasons[0] ?? 'This command may change the system.');
     case 'fetch':
       return ask(`mode:${d.mode}`, 'mode', 'Fetching a URL needs permission.');
     case 'none':
-      if (readOnly) return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only`, reasonType: 'mode' };
+      if (readOnly) return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only`, reasonType: 'mode', approval: { by: 'mode' } };
       return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} needs permission.`);
   }
 }

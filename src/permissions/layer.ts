@@ -9,6 +9,7 @@ import type { CommandAnalyzer } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { resolveToolPath } from './paths.js';
 import type { RuleSet } from './rules.js';
+import type { ReadOnlySandbox } from '../tools/sandbox/types.js';
 import { type PermissionUpdateValue, type UpdateTarget, applyUpdates } from './updates.js';
 
 export interface PromptRequest {
@@ -45,6 +46,8 @@ export interface PermissionLayerDeps {
   permissionRequestHook?: PermissionRequestHook;
   updates: UpdateTarget;
   logger: Logger;
+  /** The read-only sandbox: under AGENTD_READONLY_SANDBOX=required without one, read-only commands ask. */
+  readOnlySandbox?: Pick<ReadOnlySandbox, 'autoApprovalBlocked'>;
 }
 
 export interface PermissionLayer extends PermissionGate {
@@ -55,6 +58,7 @@ function allowVerdict(d: Extract<Decision, { behavior: 'allow' }>): PermissionVe
   return {
     behavior: 'allow',
     meta: { decision: 'accept', source: d.reasonType === 'hook' ? 'hook' : 'config', reasonType: d.reasonType, decidedBy: d.decidedBy },
+    approval: d.approval,
     ...(d.pinnedRealPath !== undefined ? { pinnedRealPath: d.pinnedRealPath } : {}),
   };
 }
@@ -71,7 +75,17 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
     const mode = deps.getMode();
     let d: Decision;
     try {
-      d = await decide({ tool: req.tool, input: req.input, hook: req.hook, shared: req.shared, mode, rules: deps.rules, analyzer: deps.analyzer });
+      const sandbox = deps.readOnlySandbox;
+      d = await decide({
+        tool: req.tool,
+        input: req.input,
+        hook: req.hook,
+        shared: req.shared,
+        mode,
+        rules: deps.rules,
+        analyzer: deps.analyzer,
+        ...(sandbox ? { readOnlyAutoApprovalBlocked: () => sandbox.autoApprovalBlocked() } : {}),
+      });
     } catch (err) {
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');
       return deny(`Permission check failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);
@@ -141,6 +155,7 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
         source: answer.source === 'host' ? (answer.updatedPermissions?.length ? 'user_permanent' : 'user_temporary') : 'hook',
         decidedBy: `${answer.source}:allow`,
       },
+      approval: answer.source === 'host' ? { by: 'host' } : { by: 'hook' },
       ...(pinned !== undefined ? { pinnedRealPath: pinned } : {}),
     };
   };

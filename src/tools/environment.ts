@@ -1,7 +1,7 @@
 // What tools run in: a child environment without agentd's credentials, a tracker of child process groups
 // (so shutdown can kill every one of them), a spill directory for large outputs.
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import { FileStateCache } from './file-state.js';
@@ -9,6 +9,7 @@ import { groupAlive, signalPids, taggedProcesses } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
 import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
+import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from './sandbox/index.js';
 
 /** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
 export const SECRET_ENV_NAMES = [
@@ -133,6 +134,8 @@ export function createToolEnvironment(opts: {
   /** A registry, or a getter for one that is created later (the tools load after start-up). */
   background?: BackgroundRegistry | (() => BackgroundRegistry);
   spillDir?: string;
+  /** Default: from AGENTD_READONLY_SANDBOX in `env` (an invalid value throws; the CLI checks it first). */
+  readOnlySandbox?: ReadOnlySandbox;
 }): ToolEnvironment {
   let spill = opts.spillDir;
   const keptOutputs = new KeptOutputs(positiveNumber(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES']) ?? DEFAULT_KEPT_OUTPUT_BYTES);
@@ -140,6 +143,7 @@ export function createToolEnvironment(opts: {
   const bg = opts.background;
   const empty = new EmptyBackgroundRegistry();
   return {
+    readOnlySandbox: opts.readOnlySandbox ?? readOnlySandboxFromEnv(opts.env, opts.logger),
     childEnv: childEnvironment(opts.env),
     fileState: new FileStateCache(),
     get spillDir(): string {
@@ -154,4 +158,11 @@ export function createToolEnvironment(opts: {
       return typeof bg === 'function' ? bg() : (bg ?? empty);
     },
   };
+}
+
+/** The read-only sandbox AGENTD_READONLY_SANDBOX asks for; throws on a value that is not a policy. */
+export function readOnlySandboxFromEnv(env: Readonly<Record<string, string | undefined>>, logger?: Logger): ReadOnlySandbox {
+  const p = parseReadOnlySandboxPolicy(env['AGENTD_READONLY_SANDBOX']);
+  if (!p.ok) throw new Error(p.message);
+  return createReadOnlySandbox({ policy: p.policy, path: env['PATH'], home: env['HOME'] || homedir(), ...(logger ? { logger } : {}) });
 }

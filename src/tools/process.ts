@@ -3,6 +3,7 @@
 // closed and stdout is never inherited (agentd's stdout is the protocol).
 import { constants } from 'node:os';
 import type * as Execa from 'execa';
+import type { ShellJail } from './sandbox/types.js';
 
 let execaModule: typeof Execa | undefined;
 
@@ -39,6 +40,8 @@ export interface SpawnShellOptions {
    * 'ignore' when the script redirects its own output.
    */
   output: number | 'ignore';
+  /** Run the shell inside this jail (the read-only sandbox); its argv wraps `bash -c script`. */
+  jail?: ShellJail;
 }
 
 export function spawnShell(opts: SpawnShellOptions): ShellChild {
@@ -58,7 +61,9 @@ export function spawnShell(opts: SpawnShellOptions): ShellChild {
   // execa's types list descriptors 3–9 only; at run time it hands any descriptor to child_process as is
   // (execa/lib/stdio/native.js), and a daemon's output file is rarely below 10.
   const out = opts.output as 'ignore' | 3;
-  const subprocess = execa('bash', ['-c', opts.script], { ...common, stdout: out, stderr: out });
+  const inner = ['bash', '-c', opts.script];
+  const [file, ...args] = opts.jail ? opts.jail.argv(inner) : inner;
+  const subprocess = execa(file as string, args, { ...common, stdout: out, stderr: out });
   // execa's own promise settles when the streams close; completion is decided by `exited` instead. With
   // reject:false it does not reject on failure, but keep any late surprise from becoming unhandled.
   subprocess.then(

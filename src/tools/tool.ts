@@ -4,6 +4,7 @@ import type * as z from 'zod/mini';
 import type { Logger } from '../log/logger.js';
 import type { ToolResultContent } from '../model/types.js';
 import type { FileStateCache } from './file-state.js';
+import type { ReadOnlySandbox } from './sandbox/types.js';
 import type { KeptOutputs } from './shell/kept-outputs.js';
 
 /** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
@@ -47,7 +48,23 @@ export interface ToolEnvironment {
   trackProcessGroup(pid: number): () => void;
   /** Background shells (Bash run_in_background) live here for the life of the session. */
   readonly background: BackgroundRegistry;
+  /** Where Bash runs commands that only the shell analyser approved (see Approval). */
+  readonly readOnlySandbox: ReadOnlySandbox;
 }
+
+/**
+ * Why a call was allowed to run, as the permission layer decided it. `read-only-analysis`: no rule, hook, mode
+ * or person approved it; the shell analyser judged the command read-only, so Bash runs it inside the
+ * read-only sandbox (a second wall against an analyser mistake). `unchecked`: a session built without a
+ * permission layer (tests).
+ */
+export type Approval =
+  | { by: 'read-only-analysis' }
+  | { by: 'rule' }
+  | { by: 'mode' }
+  | { by: 'hook' }
+  | { by: 'host' }
+  | { by: 'unchecked' };
 
 export interface ToolCallContext {
   readonly toolUseId: string;
@@ -62,6 +79,8 @@ export interface ToolCallContext {
    * (tools/fs-safe.ts), so a symlink swapped in between the check and the open cannot redirect it (TOCTOU).
    */
   readonly pinnedRealPath?: string;
+  /** Why this call may run. */
+  readonly approval: Approval;
 }
 
 export interface ToolOutcome<O = unknown> {

@@ -283,6 +283,11 @@ describe('doctor', () => {
         { name: 'Node.js', status: 'ok', detail: `${process.version} (${process.execPath})` },
         { name: 'ripgrep', status: 'ok', detail: join(path.split(':')[0] as string, 'rg') },
         { name: 'Shell parser (tree-sitter WASM)', status: 'ok', detail: 'loads and parses' },
+        {
+          name: 'Read-only sandbox',
+          status: 'ok',
+          detail: 'active: bubblewrap (/usr/bin/bwrap); read-only commands run without network, writes or reads outside the working directories',
+        },
         { name: 'Config directory', status: 'ok', detail: `${h.config} (will be created in ${h.home})` },
         { name: 'Transcripts', status: 'ok', detail: `${join(h.config, 'projects')} (will be created in ${h.home})` },
         { name: 'Settings files', status: 'ok', detail: join(h.cwd, '.claude', 'settings.json') },
@@ -309,7 +314,7 @@ describe('doctor', () => {
       const m = /^(ok|warn|FAIL|skip) +([^:]+):/.exec(l);
       return m ? [`${m[1]} ${m[2]}`] : [];
     });
-    expect(marks).toEqual(['ok Node.js', 'warn ripgrep', 'ok Shell parser (tree-sitter WASM)', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
+    expect(marks).toEqual(['ok Node.js', 'warn ripgrep', 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
     expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN');
     expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));

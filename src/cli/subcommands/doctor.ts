@@ -5,6 +5,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { PROTOCOL_LEVEL } from '../../../protocol/src/index.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
+import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../tools/sandbox/index.js';
 import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
 import { settingsLayers } from './settings-peek.js';
@@ -58,6 +59,27 @@ async function shellParserCheck(): Promise<Check> {
     return a.ok ? { name, status: 'ok', detail: 'loads and parses' } : { name, status: 'fail', detail: 'loaded, but could not parse a simple command' };
   } catch (e) {
     return { name, status: 'fail', detail: `does not load: ${e instanceof Error ? e.message : String(e)} (permission checks of Bash commands then ask for everything)` };
+  }
+}
+
+/**
+ * Whether the second wall is up: read-only commands (auto-approved by the shell analyser) run in the
+ * read-only sandbox. `bwrap` replaces the one on PATH (tests).
+ */
+export async function readOnlySandboxCheck(env: SubcommandIO['env'], opts: { bwrap?: string } = {}): Promise<Check> {
+  const name = 'Read-only sandbox';
+  const p = parseReadOnlySandboxPolicy(env['AGENTD_READONLY_SANDBOX']);
+  if (!p.ok) return { name, status: 'fail', detail: `${p.message} (the daemon refuses to start)` };
+  const s = await createReadOnlySandbox({ policy: p.policy, path: env['PATH'], ...(opts.bwrap ? { bwrap: opts.bwrap } : {}) }).status();
+  switch (s.state) {
+    case 'off':
+      return { name, status: 'warn', detail: 'off (AGENTD_READONLY_SANDBOX=off): read-only commands run unconfined, guarded by the shell analyser only' };
+    case 'active':
+      return { name, status: 'ok', detail: `active: bubblewrap (${s.path}); read-only commands run without network, writes or reads outside the working directories` };
+    case 'unavailable':
+      return p.policy === 'required'
+        ? { name, status: 'fail', detail: `${s.reason}: AGENTD_READONLY_SANDBOX=required, so read-only commands ask before they run` }
+        : { name, status: 'warn', detail: `${s.reason}: read-only commands run unconfined, guarded by the shell analyser only (install bubblewrap)` };
   }
 }
 
@@ -126,8 +148,9 @@ export async function endpointCheck(baseUrl: string, timeoutMs = ENDPOINT_TIMEOU
 export const DOCTOR_HELP = [
   'Usage: agentd doctor [options]',
   '',
-  'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), writable config and',
-  'transcript directories, settings files that parse, credentials. Contacts the endpoint only with --check-endpoint.',
+  'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), the read-only sandbox',
+  '(bubblewrap), writable config and transcript directories, settings files that parse, credentials. Contacts the',
+  'endpoint only with --check-endpoint.',
   'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
   '',
   'Options:',
@@ -151,6 +174,7 @@ export async function runDoctor(args: readonly string[], io: SubcommandIO): Prom
     nodeCheck(process.version, process.execPath),
     ripgrepCheck(io.env),
     await shellParserCheck(),
+    await readOnlySandboxCheck(io.env),
     dirCheck('Config directory', configDir),
     dirCheck('Transcripts', join(configDir, 'projects')),
     settingsCheck(io, configDir),

@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { groupAlive, killGroup, spawnShell, withRunTag } from '../process.js';
 import { ensureInitScript, shellEnv } from '../shell/init-script.js';
 import type { BackgroundRegistry, BackgroundShellInfo, Tool } from '../tool.js';
+import type { JailScope, ShellJail } from '../sandbox/types.js';
 
 export const DEFAULT_BACKGROUND_TIMEOUT_MS = 1_800_000;
 export const MAX_BACKGROUND_TIMEOUT_MS = 7_200_000;
@@ -37,6 +38,11 @@ export interface StartShellTask {
   timeoutMs: number;
   toolUseId?: string;
   trackProcessGroup(pid: number): () => void;
+  /**
+   * Run inside the read-only sandbox: given the scope with the task's startup and output files added, the
+   * jail to run in (see tools/sandbox).
+   */
+  jail?: (files: Pick<JailScope, 'readableFiles' | 'writableFiles'>) => ShellJail;
 }
 
 export interface TaskOutputTail {
@@ -97,9 +103,11 @@ export class ShellTaskRegistry implements BackgroundRegistry {
     const id = newTaskId();
     const outputPath = join(req.outputDir, `${id}.output`);
     writeFileSync(outputPath, '', { mode: 0o600 });
+    const initScript = ensureInitScript(req.outputDir);
     // The task's own run tag: stopping it also kills what it started outside its process group (setsid).
-    const env = withRunTag(shellEnv(req.env, { initScript: ensureInitScript(req.outputDir), outputFile: outputPath }), taskTag(id));
-    const child = spawnShell({ script: req.command, cwd: req.cwd, env, output: 'ignore' });
+    const env = withRunTag(shellEnv(req.env, { initScript, outputFile: outputPath }), taskTag(id));
+    const jail = req.jail?.({ readableFiles: [initScript], writableFiles: [outputPath] });
+    const child = spawnShell({ script: req.command, cwd: req.cwd, env, output: 'ignore', ...(jail ? { jail } : {}) });
     const info: ShellTaskInfo = {
       id,
       command: req.command,

@@ -10,7 +10,7 @@
 // Timeouts: input `timeout` (ms), else BASH_DEFAULT_TIMEOUT_MS (120 000), clamped to BASH_MAX_TIMEOUT_MS
 // (600 000). The two variables are read from the tool environment's childEnv (agentd's own environment minus
 // credentials), so they follow the daemon's environment and tests can set them without touching process.env.
-import { mkdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
@@ -23,6 +23,7 @@ import { DEFAULT_MAX_OUTPUT_FILE_BYTES } from '../shell/kept-outputs.js';
 import { OutputFile } from '../shell/output-file.js';
 import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
+import type { JailScope, Jailer } from '../sandbox/types.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { loadProcessSupport } from '../process.js';
 import { positiveNumber } from '../../util/env.js';
@@ -143,19 +144,26 @@ type RunResult =
 export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, BashResult> {
   const grace = Math.min(opts.killGraceMs ?? KILL_GRACE_MS, KILL_GRACE_MS);
 
-  async function run(input: BashInput, ctx: ToolCallContext, timeoutMs: number): Promise<RunResult> {
+  async function run(input: BashInput, ctx: ToolCallContext, timeoutMs: number, jailer: Jailer | undefined): Promise<RunResult> {
     const dir = ctx.env.spillDir;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tag = randomBytes(6).toString('hex');
     const cwdFile = join(dir, `cwd-${tag}`);
     // The call's own run tag: a stopped call also kills what it started outside its process group (setsid).
     const callTag = `call-${tag}`;
-    const env = withRunTag(shellEnv(ctx.env.childEnv, { initScript: ensureInitScript(dir), cwdFile }), callTag);
+    const initScript = ensureInitScript(dir);
+    const env = withRunTag(shellEnv(ctx.env.childEnv, { initScript, cwdFile }), callTag);
     const output = new OutputFile(join(dir, `bash-output-${tag}.log`));
     try {
       let child: ReturnType<typeof spawnShell>;
       try {
-        child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd });
+        let jail;
+        if (jailer) {
+          // The jail can write this one file (bound in), so it must exist first; empty means "no cd".
+          writeFileSync(cwdFile, '', { mode: 0o600 });
+          jail = jailer({ ...jailScope(ctx, opts.projectDir), readableFiles: [initScript], writableFiles: [cwdFile] });
+        }
+        child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd, ...(jail ? { jail } : {}) });
       } finally {
         output.releaseWriter();
       }
@@ -241,19 +249,29 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
     async call(input, ctx): Promise<ToolOutcome<BashResult>> {
       await loadProcessSupport();
       const { def, max } = resolveTimeouts(ctx.env.childEnv, opts);
-      if (input.run_in_background) return startBackground(input, ctx);
+      // The second wall: a command only the analyser approved runs in the read-only sandbox (when there is
+      // one; under AGENTD_READONLY_SANDBOX=required this rejects rather than run it unconfined).
+      // `dangerouslyDisableSandbox` does not apply: the model must not be able to lower the wall.
+      const jailer = ctx.approval.by === 'read-only-analysis' ? await ctx.env.readOnlySandbox.jailer() : undefined;
+      if (input.run_in_background) return startBackground(input, ctx, jailer, opts.projectDir);
       if (ctx.signal.aborted) {
         const data: BashOutput = { stdout: '', stderr: ABORT_MARKER, interrupted: true, isImage: false };
         return { data, content: ABORT_MARKER, isError: true };
       }
       const timeoutMs = clampTimeout(input.timeout, def, max);
-      const [result, analysis] = await Promise.all([run(input, ctx, timeoutMs), analyzeCommand(input.command)]);
+      const [result, analysis] = await Promise.all([run(input, ctx, timeoutMs, jailer), analyzeCommand(input.command)]);
       return toOutcome(ctx, result, analysis, timeoutMs, opts.projectDir);
     },
   };
 }
 
-function startBackground(input: BashInput, ctx: ToolCallContext): ToolOutcome<BashResult> {
+/** What a jailed command may read: the working directories (the project, --add-dir's, the current cwd). */
+function jailScope(ctx: ToolCallContext, projectDir: string | undefined): JailScope {
+  const path = ctx.env.childEnv['PATH'];
+  return { cwd: ctx.shared.cwd, readable: [projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories], ...(path !== undefined ? { path } : {}) };
+}
+
+function startBackground(input: BashInput, ctx: ToolCallContext, jailer: Jailer | undefined, projectDir: string | undefined): ToolOutcome<BashResult> {
   const registry = ctx.env.background;
   if (!isShellTaskRegistry(registry)) throw new Error('Background commands are not available in this session');
   const timeoutMs = clampTimeout(input.timeout, DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS);
@@ -266,6 +284,7 @@ function startBackground(input: BashInput, ctx: ToolCallContext): ToolOutcome<Ba
     timeoutMs,
     toolUseId: ctx.toolUseId,
     trackProcessGroup: (pid) => ctx.env.trackProcessGroup(pid),
+    ...(jailer ? { jail: (files: Pick<JailScope, 'readableFiles' | 'writableFiles'>) => jailer({ ...jailScope(ctx, projectDir), ...files }) } : {}),
   });
   const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: task.id };
   return { data, content: `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}` };

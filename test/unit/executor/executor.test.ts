@@ -234,7 +234,7 @@ describe('the fixed pipeline', () => {
       postToolUseFailure: async () => (steps.push('postFailure'), {}),
     };
     const permissions: PermissionGate = {
-      check: async () => (steps.push('permission'), { behavior: 'allow', meta: { decision: 'accept', source: 'config', decidedBy: 'test' } }),
+      check: async () => (steps.push('permission'), { behavior: 'allow', meta: { decision: 'accept', source: 'config', decidedBy: 'test' }, approval: { by: 'rule' } }),
     };
     const h = harness([tool], { hooks, permissions });
     h.executor.add(toolUse('a', 'T', { ms: 1 }));
@@ -271,7 +271,7 @@ describe('the fixed pipeline', () => {
       check: async (r) =>
         r.toolUseId === 'no'
           ? { behavior: 'deny', message: 'Not today.', meta: { decision: 'reject', source: 'user_reject' } }
-          : { behavior: 'allow', meta: { decision: 'accept', source: 'config' } },
+          : { behavior: 'allow', meta: { decision: 'accept', source: 'config' }, approval: { by: 'rule' } },
     };
     const h = harness([fakeTool('T', log)], { hooks, permissions });
     h.executor.add(toolUse('bad', 'T', { ms: 1 }));

@@ -111,7 +111,7 @@ describe('asking the host', () => {
     ]);
     expect(r.pending).toEqual([1]);
     answer(r, 0, { behavior: 'allow', updatedInput: { command: 'make test' }, toolUseID: 'toolu_1' });
-    expect(await p).toEqual({ behavior: 'allow', updatedInput: { command: 'make test' }, meta: { decision: 'accept', source: 'user_temporary', decidedBy: 'host:allow' } });
+    expect(await p).toEqual({ behavior: 'allow', updatedInput: { command: 'make test' }, meta: { decision: 'accept', source: 'user_temporary', decidedBy: 'host:allow' }, approval: { by: 'host' } });
     expect(r.pending).toEqual([1, 0]);
   });
 

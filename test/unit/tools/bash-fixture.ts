@@ -7,7 +7,7 @@ import { silentLogger } from '../../../src/log/logger.js';
 import { type ShellTaskRegistry, createBackgroundRegistry } from '../../../src/tools/builtin/background.js';
 import { ProcessGroupTracker, createToolEnvironment } from '../../../src/tools/environment.js';
 import { groupAlive } from '../../../src/tools/process.js';
-import type { SharedToolContext, ToolCallContext, ToolEnvironment, ToolProgressUpdate } from '../../../src/tools/tool.js';
+import type { Approval, SharedToolContext, ToolCallContext, ToolEnvironment, ToolProgressUpdate } from '../../../src/tools/tool.js';
 
 export interface BashHarness {
   /** The work dir (real path). */
@@ -20,7 +20,7 @@ export interface BashHarness {
   groups: number[];
   progress: ToolProgressUpdate[];
   /** `progress`: replaces the recording of progress updates (a 50 MB test must not keep them all). */
-  ctx(over?: { signal?: AbortSignal; shared?: Partial<SharedToolContext>; progress?: (u: ToolProgressUpdate) => void }): ToolCallContext;
+  ctx(over?: { signal?: AbortSignal; shared?: Partial<SharedToolContext>; progress?: (u: ToolProgressUpdate) => void; approval?: Approval }): ToolCallContext;
   cleanup(): Promise<void>;
 }
 
@@ -61,6 +61,8 @@ export function bashHarness(opts: { env?: Record<string, string>; killGraceMs?: 
         shared: { cwd, additionalDirectories: [], ...over.shared },
         env,
         signal: over.signal ?? new AbortController().signal,
+        // As without a permission layer; sandbox tests pass { by: 'read-only-analysis' }.
+        approval: over.approval ?? { by: 'unchecked' },
         // Like an executor flushing at once: live output is read as soon as it is announced.
         progress: over.progress ?? ((u) => progress.push(u.live ? { kind: u.kind, output: u.live.take(8192).text, totalBytes: u.totalBytes } : u)),
       };

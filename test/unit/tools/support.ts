@@ -33,6 +33,7 @@ export function sandbox(envVars: Record<string, string | undefined> = { PATH: pr
       env,
       signal: extra.signal ?? new AbortController().signal,
       progress: () => undefined,
+      approval: { by: 'unchecked' } as const,
       ...(extra.pinnedRealPath !== undefined ? { pinnedRealPath: extra.pinnedRealPath } : {}),
     }),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
