@@ -18,10 +18,11 @@ import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
+import { discoverGitDir } from '../permissions/command-paths.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment } from '../tools/environment.js';
-import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
+import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
@@ -193,7 +194,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
   });
-  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source })));
+  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants })));
   const hookCtx: HookContext = {
     sessionId,
     transcriptPath: () => opened.transcriptPath,
@@ -219,6 +220,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         })
       : undefined,
     permissionRequestHook: createPermissionRequestHook(hookRunner, hookCtx),
+    // Rule paths anchor to the project, whatever directory a shell `cd` moves to; git may run unasked only in
+    // the repository the project had when the session started.
+    projectDir: io.cwd,
+    trustedGitDir: discoverGitDir(io.cwd),
     updates: {
       rules,
       setMode: (m) => session.setPermissionMode(m),
@@ -231,7 +236,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         const drop = new Set(dirs.map((d) => resolve(cur.cwd, d)));
         session.shared.current = { ...cur, additionalDirectories: cur.additionalDirectories.filter((d) => !drop.has(d)) };
       },
-      persist: async (dest, u) => persistUpdate(paths[dest], u),
+      persist: async (dest, u) => persistUpdate(paths[dest], u, dest === 'userSettings' ? undefined : trustStorePath(configDir)),
       baseDirFor: (dest) => (dest === 'userSettings' ? homedir() : io.cwd),
     },
     logger,

@@ -45,6 +45,13 @@ export interface PermissionLayerDeps {
   permissionRequestHook?: PermissionRequestHook;
   updates: UpdateTarget;
   logger: Logger;
+  /** The project (the session's original cwd): rule paths anchor here and it is a working directory. */
+  projectDir?: string;
+  /**
+   * The project's git directory at session start (discoverGitDir), null when it had none: git in any other
+   * repository asks. Undefined: git is not judged by repository (callers that do not know the project).
+   */
+  trustedGitDir?: string | null;
 }
 
 export interface PermissionLayer extends PermissionGate {
@@ -71,7 +78,17 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
     const mode = deps.getMode();
     let d: Decision;
     try {
-      d = await decide({ tool: req.tool, input: req.input, hook: req.hook, shared: req.shared, mode, rules: deps.rules, analyzer: deps.analyzer });
+      d = await decide({
+        tool: req.tool,
+        input: req.input,
+        hook: req.hook,
+        shared: req.shared,
+        mode,
+        rules: deps.rules,
+        analyzer: deps.analyzer,
+        ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
+        ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
+      });
     } catch (err) {
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');
       return deny(`Permission check failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);

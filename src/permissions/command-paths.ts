@@ -1,0 +1,455 @@
+// Path checks on a shell command beyond the text of Bash(...) rules, from the words the analyser evaluated:
+//  - Read deny rules apply to every word that may name a file the command reads (operands, option values, glued
+//    short-option values, `k=v` and `x:path` tails, `@file`, `<` targets), resolved against every directory the
+//    command may be in (the shell's cwd, `cd` targets, `-C` directories). Edit deny rules apply the same way to
+//    commands that are not read-only and to output redirects.
+//  - What the analyser cannot see under a denied path asks: words only known when the command runs ($x, $(…),
+//    braces, globs that may expand into it), recursion over a directory holding it (grep -r, rg, diff, cp -r…),
+//    recursion that follows symlinks, words appended by xargs, a `cd` it cannot follow.
+//  - Writes into .git/, .claude/, .agentd/ (any repository, nested ones and bare-looking git directories too)
+//    ask, whatever allow rule matches.
+//  - git in a repository other than the project's own (one the model may have written: its config and hooks run
+//    programs) asks.
+// Everything here only makes a decision stricter; it never allows.
+import { readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import type { CommandSegments, SegmentDetail } from './match.js';
+import { pathPattern, pathRuleMatchesEither } from './match.js';
+import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
+import { type PermissionRule, formatRule } from './rules.js';
+
+export interface CommandPathContext {
+  /** The shell's current directory (where the command starts). */
+  cwd: string;
+  /** Directories relative rule paths anchor to: the project first, then the --add-dir directories. */
+  anchors: readonly string[];
+  readDeny: readonly PermissionRule[];
+  editDeny: readonly PermissionRule[];
+  /** The project's own git directory when the session started (real path); null when it had none. */
+  trustedGitDir: string | null;
+}
+
+export type CommandPathFinding =
+  | { kind: 'deny'; rule: PermissionRule; path: string }
+  /** Something under a Read-denied path may be read without the analyser seeing it. */
+  | { kind: 'unseenRead'; rule: PermissionRule; reason: string }
+  | { kind: 'protected'; reason: string }
+  | { kind: 'git'; reason: string }
+  /** A read-only command recurses through symlinks (it can leave the working directories). */
+  | { kind: 'followsSymlinks'; reason: string };
+
+/** Directories whose contents configure programs that run code (git hooks and config, agent settings). */
+export const PROTECTED_DIRS: readonly string[] = ['.git', '.claude', '.agentd'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Git directories
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** A directory git would take for a git directory (bare repositories, gitdir targets): HEAD plus its stores. */
+export function looksLikeGitDir(dir: string): boolean {
+  return isFile(join(dir, 'HEAD')) && (isDir(join(dir, 'objects')) || isDir(join(dir, 'refs')) || isFile(join(dir, 'config')));
+}
+
+/** The git directory git uses when started in `start` (as git discovers it), or null when there is none. */
+export function discoverGitDir(start: string): string | null {
+  let d = realResolve(start);
+  for (;;) {
+    const dotgit = join(d, '.git');
+    let st;
+    try {
+      st = statSync(dotgit);
+    } catch {
+      st = undefined;
+    }
+    if (st?.isDirectory()) return realResolve(dotgit);
+    if (st?.isFile()) {
+      let target = dotgit;
+      try {
+        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, 'utf8'));
+        if (m) target = resolve(d, m[1] as string);
+      } catch {
+        // unreadable: git will fail; judge the file itself
+      }
+      return realResolve(target);
+    }
+    if (looksLikeGitDir(d)) return d;
+    const up = dirname(d);
+    if (up === d) return null;
+    d = up;
+  }
+}
+
+/** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
+export function protectedDirOf(p: ResolvedPath): string | undefined {
+  for (const form of [p.asWritten, p.real]) {
+    const hit = form.split('/').find((x) => PROTECTED_DIRS.includes(x));
+    if (hit) return `${hit}/`;
+  }
+  // A directory git takes for a git directory, whatever its name (a bare repository, a gitdir file's target).
+  for (let d = dirname(p.real); ; d = dirname(d)) {
+    if (looksLikeGitDir(d)) return `the git directory ${d}/`;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Words
+
+/** Every string a word may name a file by: itself, `--opt=PATH`, `k=PATH`, `rev:PATH`, `@PATH`, `-fPATH`. */
+function pathForms(word: string): string[] {
+  const out = new Set<string>([word]);
+  const eq = word.indexOf('=');
+  if (eq >= 0) out.add(word.slice(eq + 1));
+  const colon = word.indexOf(':');
+  if (colon >= 0 && !/^[a-z][a-z0-9+.-]*:\/\//i.test(word)) {
+    out.add(word.slice(colon + 1));
+    out.add(word.slice(word.lastIndexOf(':') + 1));
+  }
+  if (word.startsWith('@')) out.add(word.slice(1));
+  // A short-option cluster may end in a glued value (`-f../x`, `-abfFILE`): every tail is a candidate.
+  if (/^-[^-]/.test(word)) for (let k = 2; k < word.length; k++) out.add(word.slice(k));
+  out.delete('');
+  out.delete('-');
+  return [...out];
+}
+
+const GLOB = /[*?[]/;
+
+/** A glob word: the directory its matches lie under, and whether a match could be `..` (a leading literal dot). */
+function globPrefix(value: string): { dir: string; mayEscape: boolean } {
+  const parts = value.split('/');
+  const i = parts.findIndex((x) => GLOB.test(x));
+  const rest = parts.slice(i);
+  return { dir: parts.slice(0, i).join('/') || (value.startsWith('/') ? '/' : '.'), mayEscape: rest.some((x) => /^(\\?\.|\[)/.test(x)) };
+}
+
+/** Option helpers: a short letter in a cluster (up to a value-taking letter), a long option or its prefix. */
+function hasShort(args: readonly string[], letters: string, valueLetters = ''): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (!/^-[^-]/.test(a)) continue;
+    for (let k = 1; k < a.length; k++) {
+      if (letters.includes(a[k] as string)) return true;
+      if (valueLetters.includes(a[k] as string)) break;
+    }
+  }
+  return false;
+}
+
+function hasLong(args: readonly string[], names: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (!a.startsWith('--')) continue;
+    const n = a.slice(2).split('=')[0] ?? '';
+    if (n.length >= 2 && names.some((x) => x.startsWith(n))) return true;
+  }
+  return false;
+}
+
+const GREP = new Set(['grep', 'egrep', 'fgrep', 'rgrep', 'zgrep', 'zegrep', 'zfgrep']);
+
+/** Recursion that follows symlinks (it can leave any directory it starts in). */
+function followsSymlinks(program: string, args: readonly string[], dirArgs: boolean): boolean {
+  const recursive = hasShort(args, 'rR', 'efmABCdD') || hasLong(args, ['recursive']);
+  if (GREP.has(program)) return hasShort(args, 'R', 'efmABCdD') || hasLong(args, ['dereference-recursive']);
+  switch (program) {
+    case 'diff':
+      // diff follows symlinks when it compares directories, recursively or one level deep.
+      return (hasShort(args, 'r', 'xXSIFDCUWL') || hasLong(args, ['recursive']) || dirArgs) && !hasLong(args, ['no-dereference']);
+    case 'find':
+      return args.some((a) => a === '-L' || a === '-follow');
+    case 'ls':
+      return (hasShort(args, 'R', 'ITw') || hasLong(args, ['recursive'])) && (hasShort(args, 'L', 'ITw') || hasLong(args, ['dereference']));
+    case 'cp':
+      return (recursive || hasShort(args, 'a') || hasLong(args, ['archive'])) && (hasShort(args, 'L', 'tS') || hasLong(args, ['dereference']));
+    case 'du':
+      return hasShort(args, 'L', 'BdtX') || hasLong(args, ['dereference']);
+    case 'tree':
+      return hasShort(args, 'l', 'LPIHo');
+    case 'rg':
+    case 'fd':
+    case 'fdfind':
+      return hasShort(args, 'L', 'efgmABCtTjMEr') || hasLong(args, ['follow']);
+    case 'ag':
+      return hasShort(args, 'f', 'ABCGgm') || hasLong(args, ['follow']);
+    case 'ack':
+      return hasLong(args, ['follow']);
+    case 'tar':
+      return hasShort(args, 'h', 'fCbT') || hasLong(args, ['dereference']);
+    case 'zip':
+      return !hasShort(args, 'y');
+    case 'rsync':
+      return hasShort(args, 'LkK') || hasLong(args, ['copy-links', 'copy-dirlinks', 'keep-dirlinks']);
+    case 'chmod':
+    case 'chown':
+    case 'chgrp':
+      return recursive && hasShort(args, 'L');
+    default:
+      return false;
+  }
+}
+
+/** Programs that read no file content through a directory argument (they list names, sizes, or make entries). */
+const NAMES_ONLY = new Set([
+  'ls', 'tree', 'du', 'df', 'stat', 'pwd', 'echo', 'printf', 'realpath', 'readlink', 'basename', 'dirname', 'test', '[', '[[',
+  'cd', 'pushd', 'mkdir', 'rmdir', 'touch', 'which', 'type', 'command', 'file', 'wc', 'true', 'false', 'sleep', 'find', 'fd',
+  'fdfind', 'git',
+]);
+
+/** Programs that search their current directory recursively when given no path. */
+function readsCwdRecursively(program: string, args: readonly string[]): boolean {
+  if (program === 'rg' || program === 'ag' || program === 'ack' || program === 'ack-grep') return true;
+  if (program === 'git') {
+    const sub = args.find((a) => !a.startsWith('-'));
+    return sub === 'grep' || sub === 'archive';
+  }
+  if (!GREP.has(program)) return false;
+  const recursive = program === 'rgrep' || hasShort(args, 'rR', 'efmABCdD') || hasLong(args, ['recursive', 'dereference-recursive']) || args.some((a, i) => /^(-drecurse|--directories=recurse)$/.test(a) || (a === '-d' && args[i + 1] === 'recurse'));
+  if (!recursive) return false;
+  // Operands: the pattern comes first unless -e/-f/--regexp/--file gives it.
+  const patternGiven = hasShort(args, 'ef', 'mABCdD') || hasLong(args, ['regexp', 'file']);
+  const takesValue = new Set(['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--after-context', '--before-context', '--context', '--directories', '--devices', '--include', '--exclude', '--exclude-dir', '--exclude-from', '--label', '--group-separator']);
+  const ops: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '--') {
+      ops.push(...args.slice(i + 1));
+      break;
+    }
+    if (takesValue.has(a)) i++;
+    else if (!a.startsWith('-') || a === '-') ops.push(a);
+  }
+  return (patternGiven ? ops.length : ops.length - 1) <= 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Where the command runs
+
+const SHELL_LOOP = /\b(while|until|for|select)\b|\(\s*\)\s*\{|\bfunction\b/;
+
+/** Every directory the command may be in: the cwd and `cd`/`pushd` targets; undefined when one is unknown. */
+function directories(segs: readonly SegmentDetail[], cwd: string, commandText: string): string[] | undefined {
+  const bases = new Set([cwd]);
+  let changes = false;
+  for (const d of segs) {
+    if (d.program === undefined) return undefined; // a program only known when it runs could be `cd`
+    if (d.program === 'popd') return undefined;
+    if (d.program !== 'cd' && d.program !== 'pushd') continue;
+    changes = true;
+    const target = d.args.find((a) => a.dynamic || !/^-[LPe@]+$/.test(a.value));
+    if (target && (target.dynamic || target.value === '-' || /^[+-]\d/.test(target.value))) return undefined;
+    const t = target ? expandHome(target.value) : homedir();
+    for (const b of [...bases]) bases.add(resolve(b, t));
+  }
+  // In a loop or a function a `cd` can apply again and again: the directories cannot be listed.
+  if (changes && SHELL_LOOP.test(commandText)) return undefined;
+  return [...bases];
+}
+
+/** `-C DIR`, `--directory=DIR`, `--chdir DIR`, `--git-dir`-free: directories a program changes into itself. */
+function ownDirectories(d: SegmentDetail): Array<string | null> {
+  const out: Array<string | null> = [];
+  const progs = new Set(['git', 'make', 'gmake', 'tar', 'env', 'ninja', 'npm', 'pnpm', 'yarn']);
+  if (d.program === undefined || !progs.has(d.program)) return out;
+  for (let i = 0; i < d.args.length; i++) {
+    const a = d.args[i] as { value: string; dynamic: boolean };
+    const next = d.args[i + 1];
+    let v: { value: string; dynamic: boolean } | undefined;
+    if (a.value === '-C' || a.value === '--directory' || a.value === '--chdir' || a.value === '--prefix' || a.value === '--cwd') v = next;
+    else if (/^-C./.test(a.value)) v = { value: a.value.slice(2), dynamic: a.dynamic };
+    else if (/^--(directory|chdir|prefix|cwd)=/.test(a.value)) v = { value: a.value.slice(a.value.indexOf('=') + 1), dynamic: a.dynamic };
+    if (v) out.push(v.dynamic ? null : v.value);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Denied areas
+
+interface Area {
+  rule: PermissionRule;
+  /** Everything the rule can match lies at or under this directory. */
+  root: string;
+  /** The rule names this path exactly (with what is under it); otherwise it is a pattern rooted here. */
+  exact: boolean;
+}
+
+const GLOB_CHARS = /[*?[\]{}!]/;
+
+function areasOf(rules: readonly PermissionRule[], anchors: readonly string[]): Area[] {
+  const out: Area[] = [];
+  for (const rule of rules) {
+    if (rule.ruleContent === undefined) continue;
+    for (const anchor of anchors) {
+      const pattern = pathPattern(rule.ruleContent, rule.baseDir, anchor);
+      let root: string;
+      let exact: boolean;
+      if (pattern.endsWith('{,/**}') && !GLOB_CHARS.test(pattern.slice(0, -6))) [root, exact] = [pattern.slice(0, -6), true];
+      else if (pattern.endsWith('/**') && !GLOB_CHARS.test(pattern.slice(0, -3))) [root, exact] = [pattern.slice(0, -3), true];
+      else [root, exact] = [picomatch.scan(pattern).base || '/', false];
+      for (const r of new Set([root, realResolve(root)])) out.push({ rule, root: r, exact });
+    }
+  }
+  return out;
+}
+
+/** An area that reading everything at or under `dir` (or matching a glob there) may reach. */
+function areaUnder(areas: readonly Area[], dir: ResolvedPath): Area | undefined {
+  return areas.find((a) => [dir.asWritten, dir.real].some((d) => isWithin(d, a.root) || (!a.exact && isWithin(a.root, d))));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function matchesAny(rules: readonly PermissionRule[], p: ResolvedPath, anchors: readonly string[]): PermissionRule | undefined {
+  return rules.find((r) => r.ruleContent !== undefined && anchors.some((a) => pathRuleMatchesEither(r, p, a)));
+}
+
+function shortPath(p: string, anchors: readonly string[]): string {
+  const a = anchors[0];
+  return a && isWithin(a, p) && p !== a ? p.slice(a.length + 1) : p;
+}
+
+/** The path findings for one analysed command (empty when the analyser gave no details). */
+export function checkCommandPaths(command: CommandSegments, commandText: string, ctx: CommandPathContext): CommandPathFinding[] {
+  const details = command.segments.map((s) => s.detail);
+  if (details.length === 0 || details.some((d) => d === undefined)) return [];
+  const segs = details as SegmentDetail[];
+  const out: CommandPathFinding[] = [];
+  const areas = areasOf(ctx.readDeny, ctx.anchors);
+  const firstArea = areas[0];
+  const bases = directories(segs, ctx.cwd, commandText);
+  const resolveIn = (p: string, dirs: readonly string[] | undefined): ResolvedPath[] | undefined => {
+    const e = expandHome(p);
+    if (isAbsolute(e)) return [resolveToolPath(e, '/')];
+    return dirs?.map((b) => resolveToolPath(e, b));
+  };
+  // `area`: the denied area this may reach (undefined: none, nothing to ask about).
+  const unseen = (what: string, area: Area | undefined): void => {
+    if (!area) return;
+    if (out.some((f) => f.kind === 'unseenRead')) return;
+    out.push({ kind: 'unseenRead', rule: area.rule, reason: `${what} may read ${shortPath(area.root, ctx.anchors)}, which the rule ${formatRule(area.rule)} (${area.rule.source}) denies reading; name the files it reads instead.` });
+  };
+  const guard = (reason: string): void => {
+    if (!out.some((f) => f.kind === 'protected')) out.push({ kind: 'protected', reason });
+  };
+
+  for (const d of segs) {
+    const program = d.program ?? '';
+    const own = ownDirectories(d);
+    const dirs = bases && !own.includes(null) ? [...bases, ...own.flatMap((o) => (bases ?? []).map((b) => resolve(b, expandHome(o as string))))] : undefined;
+    const staticArgs = d.args.filter((a) => !a.dynamic).map((a) => a.value);
+    const writes = !d.readOnly;
+    const label = d.program ?? 'a command';
+
+    // Words (and `<` targets) that may name files: deny rules, protected directories.
+    const candidates = [...staticArgs.flatMap(pathForms), ...d.reads.filter((r): r is string => r !== null)];
+    for (const c of candidates) {
+      const resolved = resolveIn(c, dirs);
+      if (!resolved) {
+        unseen(`${label} (in a directory that is only known when the command runs)`, firstArea);
+        if (writes) guard(`${label} runs in a directory that is only known when the command runs, so its writes cannot be checked against protected directories.`);
+        continue;
+      }
+      for (const p of resolved) {
+        const rule = matchesAny(ctx.readDeny, p, ctx.anchors) ?? (writes ? matchesAny(ctx.editDeny, p, ctx.anchors) : undefined);
+        if (rule) out.push({ kind: 'deny', rule, path: p.real });
+        if (writes && program !== 'cd' && program !== 'pushd') {
+          const prot = protectedDirOf(p);
+          if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
+        }
+      }
+    }
+    for (const w of d.writes) {
+      const resolved = w === null ? undefined : resolveIn(w, dirs);
+      if (!resolved) {
+        guard(`An output redirect of ${label} goes to a file that is only known when the command runs.`);
+        continue;
+      }
+      for (const p of resolved) {
+        const rule = matchesAny(ctx.editDeny, p, ctx.anchors);
+        if (rule) out.push({ kind: 'deny', rule, path: p.real });
+        const prot = protectedDirOf(p);
+        if (prot) guard(`An output redirect writes ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
+      }
+    }
+
+    // What the analyser cannot see.
+    if (d.reads.includes(null)) unseen(`An input redirect of ${label} names a file only known when the command runs; it`, firstArea);
+    if (d.wrappers.some((w) => w === 'xargs' || w === 'parallel')) unseen(`${label} gets arguments from xargs, which`, firstArea);
+    // find -exec/-execdir/-ok: `{}` becomes each file found.
+    if (d.wrappers.includes('find')) unseen(`${label} run by find on the files it finds`, firstArea);
+    let dirArgs = false;
+    for (const a of d.args) {
+      if (a.dynamic) {
+        if (GLOB.test(a.value) && !/[$`{}]/.test(a.value)) {
+          const g = globPrefix(a.value);
+          const at = resolveIn(g.dir, dirs);
+          if (g.mayEscape || !at) unseen(`The pattern ${a.value} can match .. and`, firstArea);
+          else for (const p of at) unseen(`The pattern ${a.value}`, areaUnder(areas, p));
+          if (writes && a.value.split('/').some((part) => GLOB.test(part) && PROTECTED_DIRS.some((x) => picomatch(part, { dot: true })(x)))) {
+            guard(`The pattern ${a.value} of ${label} can match a .git/.claude/.agentd directory, which configures programs that run code.`);
+          }
+        } else {
+          unseen(`The word ${a.value} is only known when the command runs and`, firstArea);
+          if (writes) guard(`The word ${a.value} of ${label} is only known when the command runs, so what it writes cannot be checked against protected directories.`);
+        }
+        continue;
+      }
+      for (const p of resolveIn(a.value, dirs) ?? []) {
+        if (!isDir(p.real)) continue;
+        dirArgs = true;
+        if (!NAMES_ONLY.has(program)) unseen(`${label} over the directory ${shortPath(p.asWritten, ctx.anchors)}`, areaUnder(areas, p));
+      }
+    }
+    if (readsCwdRecursively(program, staticArgs)) {
+      for (const b of dirs ?? []) unseen(`${label} searching ${shortPath(b, ctx.anchors) || '.'}`, areaUnder(areas, resolveToolPath(b, '/')));
+      if (!dirs) unseen(`${label} (in a directory that is only known when the command runs)`, firstArea);
+    }
+    if (followsSymlinks(program, staticArgs, dirArgs)) {
+      unseen(`${label} follows symlinks while it recurses and`, firstArea);
+      if (d.readOnly) out.push({ kind: 'followsSymlinks', reason: `${label} follows symlinks while it recurses, so it can read outside the working directories.` });
+    }
+
+    // git with a repository the model may have written.
+    if (program === 'git') {
+      const gitReason = gitFinding(d, dirs, ctx);
+      if (gitReason && !out.some((f) => f.kind === 'git')) out.push({ kind: 'git', reason: gitReason });
+    }
+  }
+  return out;
+}
+
+function gitFinding(d: SegmentDetail, dirs: readonly string[] | undefined, ctx: CommandPathContext): string | undefined {
+  const explicit: Array<string | null> = [];
+  for (const a of d.assignments) if (/^GIT_(DIR|COMMON_DIR)=/.test(a)) explicit.push(a.slice(a.indexOf('=') + 1));
+  for (let i = 0; i < d.args.length; i++) {
+    const a = d.args[i] as { value: string; dynamic: boolean };
+    if (a.value === '--git-dir') explicit.push(d.args[i + 1]?.dynamic === false ? (d.args[i + 1] as { value: string }).value : null);
+    else if (a.value.startsWith('--git-dir=')) explicit.push(a.dynamic ? null : a.value.slice('--git-dir='.length));
+  }
+  if (explicit.includes(null) || !dirs) return 'git runs with a repository that is only known when the command runs; its config and hooks can run programs.';
+  const gitDirs = explicit.length ? explicit.flatMap((e) => dirs.map((b) => realResolve(resolve(b, expandHome(e as string))))) : dirs.map(discoverGitDir);
+  for (const g of gitDirs) {
+    if (g === null) continue;
+    if (ctx.trustedGitDir !== null && isWithin(ctx.trustedGitDir, g)) continue;
+    return `git would use the repository at ${g}${g.endsWith(`${sep}.git`) ? '' : ` (${basename(g)})`}, which is not the project's own repository: its config and hooks may have been written in this session and can run programs.`;
+  }
+  return undefined;
+}
