@@ -21,7 +21,8 @@ import { createPermissionLayer } from '../permissions/layer.js';
 import { discoverGitDir } from '../permissions/command-paths.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
-import { childEnvironment } from '../tools/environment.js';
+import { childEnvironment, secretValues } from '../tools/environment.js';
+import { createRedactor } from '../util/secrets.js';
 import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
@@ -60,6 +61,8 @@ export interface RunningApp {
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const logger = io.logger;
+  // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
+  const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
   try {
     opened = openSession({
@@ -77,6 +80,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
+      redact,
     });
   } catch (e) {
     if (e instanceof SessionLoadError) throw new StartupError(`session_${e.code}`, e.message);
@@ -130,6 +134,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const printMode = opts.print || opts.inputFormat === 'text';
   const writer = new FrameWriter(io.stdout, {
     maxLineBytes: OUTBOUND_LINE_CAP,
+    redact,
     highWaterMark: 1024 * 1024,
     onOversize: (i) => logger.warn(i, 'outbound frame over the line cap was shortened'),
     onClosed: (err) => {

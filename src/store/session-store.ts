@@ -204,6 +204,8 @@ export interface OpenSessionOptions {
   logger: Logger;
   /** The session's cumulative usage, saved at each flush (late-bound: `() => session.ledger.modelUsage()`). */
   usage?: () => Record<string, ModelUsageTotals>;
+  /** Removes agentd's secret values from transcript lines. */
+  redact?: (line: string) => string;
 }
 
 export interface OpenedSession {
@@ -241,6 +243,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       logger: o.logger,
       ...(o.usage ? { usage: o.usage } : {}),
       ...(savedUsage ? { savedUsage } : {}),
+      ...(o.redact ? { redact: o.redact } : {}),
     });
   if (o.sessionId !== undefined && !isUuid(o.sessionId)) {
     throw new SessionLoadError('invalid_id', `--session-id must be a UUID, got ${JSON.stringify(o.sessionId)}.`, { sessionId: o.sessionId });

@@ -22,6 +22,8 @@ export interface TranscriptWriterOptions {
   usage?: () => Record<string, ModelUsageTotals>;
   /** The usage the file already holds (a resumed session), so an unchanged total is not written again. */
   savedUsage?: Record<string, ModelUsageTotals>;
+  /** Removes agentd's secret values from each line (util/secrets.ts). */
+  redact?: (line: string) => string;
 }
 
 /** A recorder the CLI closes at exit, and asks whether lines were lost (for a `session_writes_lost` notice). */
@@ -207,7 +209,8 @@ export class TranscriptWriter implements ClosableRecorder {
 
   private serialize(entry: object): string | undefined {
     try {
-      return `${JSON.stringify(entry)}\n`;
+      const line = `${JSON.stringify(entry)}\n`;
+      return this.opts.redact ? this.opts.redact(line) : line;
     } catch (err) {
       // A tool's structured output that JSON cannot hold (a cycle, a BigInt): keep the entry without it.
       if ('toolUseResult' in entry) {

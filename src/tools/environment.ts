@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { createRedactor } from '../util/secrets.js';
 import { FileStateCache } from './file-state.js';
 import { groupAlive } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
@@ -107,6 +108,7 @@ export function createToolEnvironment(opts: {
   const empty = new EmptyBackgroundRegistry();
   return {
     childEnv: childEnvironment(opts.env),
+    redact: createRedactor(secretValues(opts.env)),
     fileState: new FileStateCache(),
     get spillDir(): string {
       spill ??= mkdtempSync(join(tmpdir(), 'agentd-spill-'));
