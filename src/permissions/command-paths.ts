@@ -97,14 +97,19 @@ export function discoverGitDir(start: string): string | null {
 }
 
 /** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
-export function protectedDirOf(p: ResolvedPath): string | undefined {
+export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>): string | undefined {
   for (const form of [p.asWritten, p.real]) {
     const hit = form.split('/').find((x) => PROTECTED_DIRS.includes(x));
     if (hit) return `${hit}/`;
   }
   // A directory git takes for a git directory, whatever its name (a bare repository, a gitdir file's target).
   for (let d = dirname(p.real); ; d = dirname(d)) {
-    if (looksLikeGitDir(d)) return `the git directory ${d}/`;
+    let git = gitDirMemo?.get(d);
+    if (git === undefined) {
+      git = looksLikeGitDir(d);
+      gitDirMemo?.set(d, git);
+    }
+    if (git) return `the git directory ${d}/`;
     if (dirname(d) === d) return undefined;
   }
 }
@@ -332,6 +337,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
   if (details.length === 0 || details.some((d) => d === undefined)) return [];
   const segs = details as SegmentDetail[];
   const out: CommandPathFinding[] = [];
+  const gitDirMemo = new Map<string, boolean>();
   const areas = areasOf(ctx.readDeny, ctx.anchors);
   const firstArea = areas[0];
   const bases = directories(segs, ctx.cwd, commandText);
@@ -359,7 +365,9 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
     const label = d.program ?? 'a command';
 
     // Words (and `<` targets) that may name files: deny rules, protected directories.
-    const candidates = [...staticArgs.flatMap(pathForms), ...d.reads.filter((r): r is string => r !== null)];
+    // Only worth resolving when a rule could match or the segment writes (protected directories).
+    const reads = d.reads.filter((r): r is string => r !== null);
+    const candidates = writes || ctx.readDeny.length > 0 ? [...staticArgs.flatMap(pathForms), ...reads] : [];
     for (const c of candidates) {
       const resolved = resolveIn(c, dirs);
       if (!resolved) {
@@ -371,7 +379,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         const rule = matchesAny(ctx.readDeny, p, ctx.anchors) ?? (writes ? matchesAny(ctx.editDeny, p, ctx.anchors) : undefined);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
         if (writes && program !== 'cd' && program !== 'pushd') {
-          const prot = protectedDirOf(p);
+          const prot = protectedDirOf(p, gitDirMemo);
           if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
         }
       }
@@ -385,7 +393,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       for (const p of resolved) {
         const rule = matchesAny(ctx.editDeny, p, ctx.anchors);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
-        const prot = protectedDirOf(p);
+        const prot = protectedDirOf(p, gitDirMemo);
         if (prot) guard(`An output redirect writes ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
       }
     }
@@ -412,6 +420,8 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         }
         continue;
       }
+      // Directory operands matter for recursion into a denied path, and for diff's symlink following.
+      if (areas.length === 0 && program !== 'diff') continue;
       for (const p of resolveIn(a.value, dirs) ?? []) {
         if (!isDir(p.real)) continue;
         dirArgs = true;
