@@ -5,7 +5,7 @@
 //
 // Trust: the project and local files belong to the repository (a clone brings them; the model could write them),
 // so they grant nothing the host never saw. From them, unless agentd itself wrote that exact content for the host
-// (a permission update persisted to projectSettings/localSettings, recorded by hash in the config directory):
+// (a permission update persisted to projectSettings/localSettings, its content recorded in the config directory):
 //  - project: no allow rules and no additionalDirectories (as Claude Code 2.1.330, measured);
 //  - local: no allow rules for Bash, Write, Edit, MultiEdit, NotebookEdit and no additionalDirectories
 //    (Claude Code honours them; a repository can ship the file);
@@ -13,7 +13,6 @@
 //  - both: their command hooks run (as in Claude Code) but cannot allow a call or add permissions (Claude Code lets
 //    a project hook's "allow" run Bash unasked); they can still deny or ask.
 // Deny and ask rules, and the other modes, only restrict and are always honoured.
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -66,13 +65,12 @@ export interface LoadedSettings {
 /** Allow rules that grant shell or write access. */
 const GRANTING_TOOLS = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-/** Where agentd records the settings files it wrote for the host (path → sha256 of the content it wrote). */
+/**
+ * Where agentd records the settings files it wrote for the host (path → the exact content it wrote; the files are
+ * small, and comparing text keeps node:crypto out of start-up).
+ */
 export function trustStorePath(configDir: string): string {
   return join(configDir, 'agentd', 'trusted-settings.json');
-}
-
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 function readTrustStore(path: string): Record<string, string> {
@@ -88,7 +86,7 @@ function readTrustStore(path: string): Record<string, string> {
 /** Records that agentd wrote `text` to `file` for the host, so its grants are honoured next time. */
 function recordTrusted(store: string, file: string, text: string): void {
   const data = readTrustStore(store);
-  data[file] = sha256(text);
+  data[file] = text;
   mkdirSync(dirname(store), { recursive: true });
   const tmp = `${store}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
@@ -156,7 +154,7 @@ export function loadSettings(opts: {
     const p = s.permissions;
     const warn = (rule: string): void => opts.logger.warn({ rule, file: f.where }, 'invalid permission rule ignored');
     const repoFile = f.source === 'projectSettings' || f.source === 'localSettings';
-    const trusted = !repoFile || trust[f.where] === sha256(f.text);
+    const trusted = !repoFile || trust[f.where] === f.text;
     const ignore = (what: string): void => {
       out.ignored.push({ file: f.where, what });
     };
