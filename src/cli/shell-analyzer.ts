@@ -61,7 +61,7 @@ function detailOf(seg: SimpleCommand, readOnly: boolean, touchesFile: Touches): 
   const word = (v: string): { value: string; dynamic: boolean } => ({ value: v, dynamic: seg.dynamic && EXPANDABLE.test(v) });
   const first = seg.argv[0];
   return {
-    program: first === undefined || word(first).dynamic ? undefined : program(seg),
+    program: first === undefined ? '' : word(first).dynamic ? undefined : program(seg),
     args: seg.argv.slice(1).map(word),
     reads: seg.redirects.filter((r) => r.kind === 'read').map((r) => r.target),
     writes: seg.redirects.filter((r) => r.kind === 'write' && touchesFile(r)).map((r) => r.target),

@@ -99,8 +99,12 @@ export function discoverGitDir(start: string): string | null {
 /** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
 export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>): string | undefined {
   for (const form of [p.asWritten, p.real]) {
-    const hit = form.split('/').find((x) => PROTECTED_DIRS.includes(x));
+    const parts = form.split('/');
+    const hit = parts.find((x) => PROTECTED_DIRS.includes(x));
     if (hit) return `${hit}/`;
+    // git's user-wide configuration applies to every repository, the project's own included.
+    if (parts.at(-1) === '.gitconfig') return '.gitconfig';
+    if (parts.some((x, i) => x === '.config' && parts[i + 1] === 'git')) return '.config/git/';
   }
   // A directory git takes for a git directory, whatever its name (a bare repository, a gitdir file's target).
   for (let d = dirname(p.real); ; d = dirname(d)) {
@@ -117,9 +121,22 @@ export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean
 // ---------------------------------------------------------------------------------------------------------------
 // Words
 
-/** Every string a word may name a file by: itself, `--opt=PATH`, `k=PATH`, `rev:PATH`, `@PATH`, `-fPATH`. */
+/**
+ * Every string a word may name a file by: itself, `--opt=PATH`, `k=PATH`, `rev:PATH`, `@PATH`, `-fPATH`, and
+ * each path-like token inside it (code given to an interpreter: `python3 -c "open('x')"`, an awk script).
+ */
 function pathForms(word: string): string[] {
   const out = new Set<string>([word]);
+  if (/[\s'"();<>|&,]/.test(word)) for (const t of word.split(/[\s'"();<>|&,`]+/)) if (t) for (const f of pathForms(t)) out.add(f);
+  return formsOf(word, out);
+}
+
+/** Whether a form came from inside a word (a token of a script or a message) rather than the word itself. */
+function isToken(form: string, word: string): boolean {
+  return form !== word && /[\s'"();<>|&,`]/.test(word);
+}
+
+function formsOf(word: string, out: Set<string>): string[] {
   const eq = word.indexOf('=');
   if (eq >= 0) out.add(word.slice(eq + 1));
   const colon = word.indexOf(':');
@@ -244,6 +261,37 @@ function readsCwdRecursively(program: string, args: readonly string[]): boolean 
   return (patternGiven ? ops.length : ops.length - 1) <= 0;
 }
 
+/** Extractors and patchers: they write paths named inside their input, not on the command line. */
+function extractsUnseen(program: string, args: readonly string[]): boolean {
+  switch (program) {
+    case 'tar':
+    case 'bsdtar':
+      return args.some((a) => /^-?[A-Za-z]*x/.test(a) && !a.startsWith('--')) || hasLong(args, ['extract', 'get']);
+    case 'unzip':
+    case 'cpio':
+    case 'patch':
+    case 'rsync':
+    case 'unsquashfs':
+      return true;
+    case '7z':
+    case '7za':
+      return args[0] === 'x' || args[0] === 'e';
+    case 'git':
+      return args.some((a) => a === 'apply' || a === 'am');
+    default:
+      return false;
+  }
+}
+
+/** `git config` that sets something (not only --get/--list…). */
+function writesGitConfig(args: readonly string[]): boolean {
+  const i = args.indexOf('config');
+  if (i < 0 || args.slice(0, i).some((a) => !a.startsWith('-'))) return false;
+  const rest = args.slice(i + 1);
+  if (rest.some((a) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|--show-origin|--show-scope|get|list)$/.test(a)) && !rest.some((a) => /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|--edit|-e|set|unset|edit)$/.test(a))) return false;
+  return rest.filter((a) => !a.startsWith('-')).length > 0 || rest.some((a) => /^(--edit|-e)$/.test(a));
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Where the command runs
 
@@ -255,10 +303,12 @@ function directories(segs: readonly SegmentDetail[], cwd: string, commandText: s
   let changes = false;
   for (const d of segs) {
     if (d.program === undefined) return undefined; // a program only known when it runs could be `cd`
+    if (d.program === '') continue; // assignments or redirections only
     if (d.program === 'popd') return undefined;
     if (d.program !== 'cd' && d.program !== 'pushd') continue;
     changes = true;
-    const target = d.args.find((a) => a.dynamic || !/^-[LPe@]+$/.test(a.value));
+    if (d.assignments.some((a) => a.startsWith('CDPATH='))) return undefined;
+    const target = d.args.find((a) => a.dynamic || !/^(-[LPe@]+|--)$/.test(a.value));
     if (target && (target.dynamic || target.value === '-' || /^[+-]\d/.test(target.value))) return undefined;
     const t = target ? expandHome(target.value) : homedir();
     for (const b of [...bases]) bases.add(resolve(b, t));
@@ -341,6 +391,14 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
   const areas = areasOf(ctx.readDeny, ctx.anchors);
   const firstArea = areas[0];
   const bases = directories(segs, ctx.cwd, commandText);
+  // GIT_DIR, GIT_CONFIG_*, HOME… set anywhere in the command (an assignment, export/declare/env) point git at
+  // configuration the model may have written.
+  const GIT_ENV = /^(GIT_[A-Z_]*|HOME|XDG_CONFIG_HOME)=/;
+  const ENV_SETTERS = new Set(['export', 'declare', 'typeset', 'readonly', 'local', 'env', 'set']);
+  // Values that only change presentation or identity (no program, no file).
+  const HARMLESS = /^(GIT_PAGER=(cat)?|GIT_TERMINAL_PROMPT=[01]|GIT_EDITOR=(true|:)?|GIT_OPTIONAL_LOCKS=[01]|GIT_ADVICE=[01]|GIT_FLUSH=[01]|GIT_(AUTHOR|COMMITTER)_(NAME|EMAIL|DATE)=.*)$/s;
+  const risky = (v: string): boolean => GIT_ENV.test(v) && !HARMLESS.test(v);
+  const gitEnvChanged = segs.some((d) => d.assignments.some(risky) || (d.program !== undefined && ENV_SETTERS.has(d.program) && d.args.some((a) => a.dynamic || risky(a.value))));
   const resolveIn = (p: string, dirs: readonly string[] | undefined): ResolvedPath[] | undefined => {
     const e = expandHome(p);
     if (isAbsolute(e)) return [resolveToolPath(e, '/')];
@@ -362,13 +420,14 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
     const dirs = bases && !own.includes(null) ? [...bases, ...own.flatMap((o) => (bases ?? []).map((b) => resolve(b, expandHome(o as string))))] : undefined;
     const staticArgs = d.args.filter((a) => !a.dynamic).map((a) => a.value);
     const writes = !d.readOnly;
-    const label = d.program ?? 'a command';
+    const label = d.program || 'a command';
 
     // Words (and `<` targets) that may name files: deny rules, protected directories.
     // Only worth resolving when a rule could match or the segment writes (protected directories).
     const reads = d.reads.filter((r): r is string => r !== null);
-    const candidates = writes || ctx.readDeny.length > 0 ? [...staticArgs.flatMap(pathForms), ...reads] : [];
-    for (const c of candidates) {
+    const candidates: Array<{ c: string; token: boolean }> =
+      writes || ctx.readDeny.length > 0 ? [...staticArgs.flatMap((w) => pathForms(w).map((c) => ({ c, token: isToken(c, w) }))), ...reads.map((c) => ({ c, token: false }))] : [];
+    for (const { c, token } of candidates) {
       const resolved = resolveIn(c, dirs);
       if (!resolved) {
         unseen(`${label} (in a directory that is only known when the command runs)`, firstArea);
@@ -378,7 +437,9 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       for (const p of resolved) {
         const rule = matchesAny(ctx.readDeny, p, ctx.anchors) ?? (writes ? matchesAny(ctx.editDeny, p, ctx.anchors) : undefined);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
-        if (writes && program !== 'cd' && program !== 'pushd') {
+        // A token inside a longer word (a commit message, a script) counts for protected directories only when it
+        // looks like a path into one (`open('.git/config')`), not a bare mention (`-m "fix .git handling"`).
+        if (writes && program !== 'cd' && program !== 'pushd' && (!token || c.includes('/'))) {
           const prot = protectedDirOf(p, gitDirMemo);
           if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
         }
@@ -437,8 +498,13 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       if (d.readOnly) out.push({ kind: 'followsSymlinks', reason: `${label} follows symlinks while it recurses, so it can read outside the working directories.` });
     }
 
+    if (writes && extractsUnseen(program, staticArgs)) guard(`${label} writes files whose names are only known when it runs (an archive or a patch), so they cannot be checked against protected directories.`);
+    if (writes && program === 'git' && writesGitConfig(staticArgs)) guard('git config changes a git configuration, which can make git run programs; that always needs explicit permission.');
+
     // git with a repository the model may have written.
-    if (program === 'git') {
+    if (program === 'git' && gitEnvChanged) {
+      if (!out.some((f) => f.kind === 'git')) out.push({ kind: 'git', reason: "git runs with its environment changed (GIT_*, HOME or XDG_CONFIG_HOME) in this command; its configuration can then run programs." });
+    } else if (program === 'git') {
       const gitReason = gitFinding(d, dirs, ctx);
       if (gitReason && !out.some((f) => f.kind === 'git')) out.push({ kind: 'git', reason: gitReason });
     }

@@ -22,7 +22,7 @@ export interface CommandSegment {
 
 /** A segment's words and redirects as the shell analyser evaluated them. */
 export interface SegmentDetail {
-  /** The program name without its directory; undefined when it is not a static word. */
+  /** The program name without its directory; '' when the segment has no words; undefined when not static. */
   program: string | undefined;
   /** The words after the program. `dynamic`: its value is only known when the shell runs it (source text kept). */
   args: Array<{ value: string; dynamic: boolean }>;
