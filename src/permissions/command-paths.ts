@@ -11,13 +11,13 @@
 //  - git in a repository other than the project's own (one the model may have written: its config and hooks run
 //    programs) asks.
 // Everything here only makes a decision stricter; it never allows.
-import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { CommandSegments, SegmentDetail } from './match.js';
-import { pathPattern, pathRuleMatchesEither } from './match.js';
+import { globBase, globMatches, pathPattern, pathRuleMatchesEither } from './match.js';
 import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
+import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, readsCwdRecursively, writesGitConfig } from './programs.js';
+import { PROTECTED_DIRS, discoverGitDir, isDir, protectedDirOf } from './protected.js';
 import { type PermissionRule, formatRule } from './rules.js';
 
 export interface CommandPathContext {
@@ -31,6 +31,8 @@ export interface CommandPathContext {
   trustedGitDir: string | null;
 }
 
+export { PROTECTED_DIRS, discoverGitDir, protectedDirOf };
+
 export type CommandPathFinding =
   | { kind: 'deny'; rule: PermissionRule; path: string }
   /** Something under a Read-denied path may be read without the analyser seeing it. */
@@ -40,83 +42,6 @@ export type CommandPathFinding =
   /** A read-only command recurses through symlinks (it can leave the working directories). */
   | { kind: 'followsSymlinks'; reason: string };
 
-/** Directories whose contents configure programs that run code (git hooks and config, agent settings). */
-export const PROTECTED_DIRS: readonly string[] = ['.git', '.claude', '.agentd'];
-
-// ---------------------------------------------------------------------------------------------------------------
-// Git directories
-
-function isDir(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** A directory git would take for a git directory (bare repositories, gitdir targets): HEAD plus its stores. */
-export function looksLikeGitDir(dir: string): boolean {
-  return isFile(join(dir, 'HEAD')) && (isDir(join(dir, 'objects')) || isDir(join(dir, 'refs')) || isFile(join(dir, 'config')));
-}
-
-/** The git directory git uses when started in `start` (as git discovers it), or null when there is none. */
-export function discoverGitDir(start: string): string | null {
-  let d = realResolve(start);
-  for (;;) {
-    const dotgit = join(d, '.git');
-    let st;
-    try {
-      st = statSync(dotgit);
-    } catch {
-      st = undefined;
-    }
-    if (st?.isDirectory()) return realResolve(dotgit);
-    if (st?.isFile()) {
-      let target = dotgit;
-      try {
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotgit, 'utf8'));
-        if (m) target = resolve(d, m[1] as string);
-      } catch {
-        // unreadable: git will fail; judge the file itself
-      }
-      return realResolve(target);
-    }
-    if (looksLikeGitDir(d)) return d;
-    const up = dirname(d);
-    if (up === d) return null;
-    d = up;
-  }
-}
-
-/** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
-export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>): string | undefined {
-  for (const form of [p.asWritten, p.real]) {
-    const parts = form.split('/');
-    const hit = parts.find((x) => PROTECTED_DIRS.includes(x));
-    if (hit) return `${hit}/`;
-    // git's user-wide configuration applies to every repository, the project's own included.
-    if (parts.at(-1) === '.gitconfig') return '.gitconfig';
-    if (parts.some((x, i) => x === '.config' && parts[i + 1] === 'git')) return '.config/git/';
-  }
-  // A directory git takes for a git directory, whatever its name (a bare repository, a gitdir file's target).
-  for (let d = dirname(p.real); ; d = dirname(d)) {
-    let git = gitDirMemo?.get(d);
-    if (git === undefined) {
-      git = looksLikeGitDir(d);
-      gitDirMemo?.set(d, git);
-    }
-    if (git) return `the git directory ${d}/`;
-    if (dirname(d) === d) return undefined;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Words
@@ -160,136 +85,6 @@ function globPrefix(value: string): { dir: string; mayEscape: boolean } {
   const i = parts.findIndex((x) => GLOB.test(x));
   const rest = parts.slice(i);
   return { dir: parts.slice(0, i).join('/') || (value.startsWith('/') ? '/' : '.'), mayEscape: rest.some((x) => /^(\\?\.|\[)/.test(x)) };
-}
-
-/** Option helpers: a short letter in a cluster (up to a value-taking letter), a long option or its prefix. */
-function hasShort(args: readonly string[], letters: string, valueLetters = ''): boolean {
-  for (const a of args) {
-    if (a === '--') return false;
-    if (!/^-[^-]/.test(a)) continue;
-    for (let k = 1; k < a.length; k++) {
-      if (letters.includes(a[k] as string)) return true;
-      if (valueLetters.includes(a[k] as string)) break;
-    }
-  }
-  return false;
-}
-
-function hasLong(args: readonly string[], names: readonly string[]): boolean {
-  for (const a of args) {
-    if (a === '--') return false;
-    if (!a.startsWith('--')) continue;
-    const n = a.slice(2).split('=')[0] ?? '';
-    if (n.length >= 2 && names.some((x) => x.startsWith(n))) return true;
-  }
-  return false;
-}
-
-const GREP = new Set(['grep', 'egrep', 'fgrep', 'rgrep', 'zgrep', 'zegrep', 'zfgrep']);
-
-/** Recursion that follows symlinks (it can leave any directory it starts in). */
-function followsSymlinks(program: string, args: readonly string[], dirArgs: boolean): boolean {
-  const recursive = hasShort(args, 'rR', 'efmABCdD') || hasLong(args, ['recursive']);
-  if (GREP.has(program)) return hasShort(args, 'R', 'efmABCdD') || hasLong(args, ['dereference-recursive']);
-  switch (program) {
-    case 'diff':
-      // diff follows symlinks when it compares directories, recursively or one level deep.
-      return (hasShort(args, 'r', 'xXSIFDCUWL') || hasLong(args, ['recursive']) || dirArgs) && !hasLong(args, ['no-dereference']);
-    case 'find':
-      return args.some((a) => a === '-L' || a === '-follow');
-    case 'ls':
-      return (hasShort(args, 'R', 'ITw') || hasLong(args, ['recursive'])) && (hasShort(args, 'L', 'ITw') || hasLong(args, ['dereference']));
-    case 'cp':
-      return (recursive || hasShort(args, 'a') || hasLong(args, ['archive'])) && (hasShort(args, 'L', 'tS') || hasLong(args, ['dereference']));
-    case 'du':
-      return hasShort(args, 'L', 'BdtX') || hasLong(args, ['dereference']);
-    case 'tree':
-      return hasShort(args, 'l', 'LPIHo');
-    case 'rg':
-    case 'fd':
-    case 'fdfind':
-      return hasShort(args, 'L', 'efgmABCtTjMEr') || hasLong(args, ['follow']);
-    case 'ag':
-      return hasShort(args, 'f', 'ABCGgm') || hasLong(args, ['follow']);
-    case 'ack':
-      return hasLong(args, ['follow']);
-    case 'tar':
-      return hasShort(args, 'h', 'fCbT') || hasLong(args, ['dereference']);
-    case 'zip':
-      return !hasShort(args, 'y');
-    case 'rsync':
-      return hasShort(args, 'LkK') || hasLong(args, ['copy-links', 'copy-dirlinks', 'keep-dirlinks']);
-    case 'chmod':
-    case 'chown':
-    case 'chgrp':
-      return recursive && hasShort(args, 'L');
-    default:
-      return false;
-  }
-}
-
-/** Programs that read no file content through a directory argument (they list names, sizes, or make entries). */
-const NAMES_ONLY = new Set([
-  'ls', 'tree', 'du', 'df', 'stat', 'pwd', 'echo', 'printf', 'realpath', 'readlink', 'basename', 'dirname', 'test', '[', '[[',
-  'cd', 'pushd', 'mkdir', 'rmdir', 'touch', 'which', 'type', 'command', 'file', 'wc', 'true', 'false', 'sleep', 'find', 'fd',
-  'fdfind', 'git',
-]);
-
-/** Programs that search their current directory recursively when given no path. */
-function readsCwdRecursively(program: string, args: readonly string[]): boolean {
-  if (program === 'rg' || program === 'ag' || program === 'ack' || program === 'ack-grep') return true;
-  if (program === 'git') {
-    const sub = args.find((a) => !a.startsWith('-'));
-    return sub === 'grep' || sub === 'archive';
-  }
-  if (!GREP.has(program)) return false;
-  const recursive = program === 'rgrep' || hasShort(args, 'rR', 'efmABCdD') || hasLong(args, ['recursive', 'dereference-recursive']) || args.some((a, i) => /^(-drecurse|--directories=recurse)$/.test(a) || (a === '-d' && args[i + 1] === 'recurse'));
-  if (!recursive) return false;
-  // Operands: the pattern comes first unless -e/-f/--regexp/--file gives it.
-  const patternGiven = hasShort(args, 'ef', 'mABCdD') || hasLong(args, ['regexp', 'file']);
-  const takesValue = new Set(['-e', '-f', '-m', '-A', '-B', '-C', '-d', '-D', '--regexp', '--file', '--max-count', '--after-context', '--before-context', '--context', '--directories', '--devices', '--include', '--exclude', '--exclude-dir', '--exclude-from', '--label', '--group-separator']);
-  const ops: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i] as string;
-    if (a === '--') {
-      ops.push(...args.slice(i + 1));
-      break;
-    }
-    if (takesValue.has(a)) i++;
-    else if (!a.startsWith('-') || a === '-') ops.push(a);
-  }
-  return (patternGiven ? ops.length : ops.length - 1) <= 0;
-}
-
-/** Extractors and patchers: they write paths named inside their input, not on the command line. */
-function extractsUnseen(program: string, args: readonly string[]): boolean {
-  switch (program) {
-    case 'tar':
-    case 'bsdtar':
-      return args.some((a) => /^-?[A-Za-z]*x/.test(a) && !a.startsWith('--')) || hasLong(args, ['extract', 'get']);
-    case 'unzip':
-    case 'cpio':
-    case 'patch':
-    case 'rsync':
-    case 'unsquashfs':
-      return true;
-    case '7z':
-    case '7za':
-      return args[0] === 'x' || args[0] === 'e';
-    case 'git':
-      return args.some((a) => a === 'apply' || a === 'am');
-    default:
-      return false;
-  }
-}
-
-/** `git config` that sets something (not only --get/--list…). */
-function writesGitConfig(args: readonly string[]): boolean {
-  const i = args.indexOf('config');
-  if (i < 0 || args.slice(0, i).some((a) => !a.startsWith('-'))) return false;
-  const rest = args.slice(i + 1);
-  if (rest.some((a) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|--show-origin|--show-scope|get|list)$/.test(a)) && !rest.some((a) => /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|--edit|-e|set|unset|edit)$/.test(a))) return false;
-  return rest.filter((a) => !a.startsWith('-')).length > 0 || rest.some((a) => /^(--edit|-e)$/.test(a));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -358,7 +153,7 @@ function areasOf(rules: readonly PermissionRule[], anchors: readonly string[]): 
       let exact: boolean;
       if (pattern.endsWith('{,/**}') && !GLOB_CHARS.test(pattern.slice(0, -6))) [root, exact] = [pattern.slice(0, -6), true];
       else if (pattern.endsWith('/**') && !GLOB_CHARS.test(pattern.slice(0, -3))) [root, exact] = [pattern.slice(0, -3), true];
-      else [root, exact] = [picomatch.scan(pattern).base || '/', false];
+      else [root, exact] = [globBase(pattern), false];
       for (const r of new Set([root, realResolve(root)])) out.push({ rule, root: r, exact });
     }
   }
@@ -421,6 +216,9 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
     const staticArgs = d.args.filter((a) => !a.dynamic).map((a) => a.value);
     const writes = !d.readOnly;
     const label = d.program || 'a command';
+    // Programs known to write the files their arguments name: a word only known at run time could name a
+    // protected file. (Any other program's static words are still checked.)
+    const writer = writes && FILE_WRITERS.has(program);
 
     // Words (and `<` targets) that may name files: deny rules, protected directories.
     // Only worth resolving when a rule could match or the segment writes (protected directories).
@@ -431,7 +229,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       const resolved = resolveIn(c, dirs);
       if (!resolved) {
         unseen(`${label} (in a directory that is only known when the command runs)`, firstArea);
-        if (writes) guard(`${label} runs in a directory that is only known when the command runs, so its writes cannot be checked against protected directories.`);
+        if (writer) guard(`${label} runs in a directory that is only known when the command runs, so its writes cannot be checked against protected directories.`);
         continue;
       }
       for (const p of resolved) {
@@ -472,12 +270,12 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
           const at = resolveIn(g.dir, dirs);
           if (g.mayEscape || !at) unseen(`The pattern ${a.value} can match .. and`, firstArea);
           else for (const p of at) unseen(`The pattern ${a.value}`, areaUnder(areas, p));
-          if (writes && a.value.split('/').some((part) => GLOB.test(part) && PROTECTED_DIRS.some((x) => picomatch(part, { dot: true })(x)))) {
+          if (writer && a.value.split('/').some((part) => GLOB.test(part) && PROTECTED_DIRS.some((x) => globMatches(part, x)))) {
             guard(`The pattern ${a.value} of ${label} can match a .git/.claude/.agentd directory, which configures programs that run code.`);
           }
         } else {
-          unseen(`The word ${a.value} is only known when the command runs and`, firstArea);
-          if (writes) guard(`The word ${a.value} of ${label} is only known when the command runs, so what it writes cannot be checked against protected directories.`);
+          if (!LISTS_ONLY.has(program)) unseen(`The word ${a.value} is only known when the command runs and`, firstArea);
+          if (writer) guard(`The word ${a.value} of ${label} is only known when the command runs, so what it writes cannot be checked against protected directories.`);
         }
         continue;
       }

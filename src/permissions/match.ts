@@ -124,6 +124,16 @@ function globMatch(pattern: string, path: string): boolean {
   return m(path);
 }
 
+/** Whether a glob matches a string (dot files included). */
+export function globMatches(pattern: string, s: string): boolean {
+  return globMatch(pattern, s);
+}
+
+/** The directory a glob's matches all lie under (its literal leading part). */
+export function globBase(pattern: string): string {
+  return picomatch.scan(pattern).base || '/';
+}
+
 export function pathRuleMatches(rule: PermissionRule, p: string, cwd: string): boolean {
   if (rule.ruleContent === undefined) return true;
   return globMatch(pathPattern(rule.ruleContent, rule.baseDir, cwd), p);
