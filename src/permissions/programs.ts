@@ -125,8 +125,10 @@ export function extractsUnseen(program: string, args: readonly string[]): boolea
 
 /** `git config` that sets something (not only --get/--list…). */
 export function writesGitConfig(args: readonly string[]): boolean {
-  const i = args.indexOf('config');
-  if (i < 0 || args.slice(0, i).some((a) => !a.startsWith('-'))) return false;
+  // The subcommand: the first word that is not a global option or a global option's value.
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-')) i += /^(-C|-c|--git-dir|--work-tree|--namespace|--config-env|--exec-path)$/.test(args[i] as string) ? 2 : 1;
+  if (args[i] !== 'config') return false;
   const rest = args.slice(i + 1);
   if (rest.some((a) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--list|-l|--show-origin|--show-scope|get|list)$/.test(a)) && !rest.some((a) => /^(--add|--unset|--unset-all|--replace-all|--rename-section|--remove-section|--edit|-e|set|unset|edit)$/.test(a))) return false;
   return rest.filter((a) => !a.startsWith('-')).length > 0 || rest.some((a) => /^(--edit|-e)$/.test(a));
