@@ -160,6 +160,16 @@ function areasOf(rules: readonly PermissionRule[], anchors: readonly string[]): 
   return out;
 }
 
+/**
+ * A search tool (Grep) over `root` may read under a Read-denied path: the finding a shell `grep -r` would get.
+ * Search tools take no excludes from deny rules, so such a search asks (bypass mode: denied).
+ */
+export function searchReachesDenied(root: ResolvedPath, readDeny: readonly PermissionRule[], anchors: readonly string[], tool: string): CommandPathFinding | undefined {
+  const area = areaUnder(areasOf(readDeny, anchors), root);
+  if (!area) return undefined;
+  return { kind: 'unseenRead', rule: area.rule, reason: `${tool} over ${root.asWritten} may read ${area.root}, which the rule ${formatRule(area.rule)} (${area.rule.source}) denies reading; search a narrower path.` };
+}
+
 /** An area that reading everything at or under `dir` (or matching a glob there) may reach. */
 function areaUnder(areas: readonly Area[], dir: ResolvedPath): Area | undefined {
   return areas.find((a) => [dir.asWritten, dir.real].some((d) => isWithin(d, a.root) || (!a.exact && isWithin(a.root, d))));

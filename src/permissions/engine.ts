@@ -28,7 +28,10 @@ import {
 import type { PermissionModeName } from './modes.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CommandPathFinding, checkCommandPaths, protectedDirOf } from './command-paths.js';
+import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
+
+/** Tools that read the content of every file under the path they are given. */
+const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
@@ -121,7 +124,13 @@ async function gatherFacts(d: DecisionInput): Promise<Facts> {
     });
     // Without knowledge of the project's repository (a caller that did not say) git is not judged.
     if (d.trustedGitDir === undefined) f.commandPaths = f.commandPaths.filter((x) => x.kind !== 'git');
-  } else if (subject.kind === 'fetch') f.callText = `${d.tool.name}(${subject.url})`;
+  }
+  // Content search (Grep) over a directory holding a Read-denied path would read it: ask like a shell grep -r.
+  if (subject.kind === 'read' && f.path && CONTENT_SEARCH.has(d.tool.name)) {
+    const hit = searchReachesDenied(f.path, d.rules.byBehavior('deny').filter((r) => r.toolName === 'Read'), anchorsOf(d), d.tool.name);
+    if (hit) f.commandPaths = [hit];
+  }
+  if (subject.kind === 'fetch') f.callText = `${d.tool.name}(${subject.url})`;
   return f;
 }
 

@@ -189,6 +189,12 @@ const readDeny: Probe[] = [
     { name: `unseen, bypass: ${c}`, input: c, ...rd({ mode: 'bypassPermissions' }), expect: 'deny' },
   ]),
   { name: 'unseen, allow grep: grep -r KEY .', input: 'grep -r KEY .', ...rd({ allow: ['Bash(grep:*)'] }), expect: 'ask' },
+  // The Grep tool reads every file under its path, like grep -r.
+  { name: 'Grep tool over the project', tool: 'Grep', input: { pattern: 'KEY', path: P }, ...rd(), expect: 'ask' },
+  { name: 'Grep tool over the project, bypass', tool: 'Grep', input: { pattern: 'KEY', path: P }, ...rd({ mode: 'bypassPermissions' }), expect: 'deny' },
+  { name: 'Grep tool over secrets/', tool: 'Grep', input: { pattern: 'KEY', path: join(P, 'secrets') }, ...rd(), expect: 'deny' },
+  { name: 'control: Grep tool over src', tool: 'Grep', input: { pattern: 'KEY', path: join(P, 'src') }, ...rd(), expect: 'allow' },
+  { name: 'control: Glob tool over the project (names only)', tool: 'Glob', input: { pattern: '**/*.ts', path: P }, ...rd(), expect: 'allow' },
   // Controls: reading what no rule denies stays allowed.
   { name: 'control: cat README.md', input: 'cat README.md', ...rd(), expect: 'allow' },
   { name: 'control: grep -r x src', input: 'grep -r x src', ...rd(), expect: 'allow' },
