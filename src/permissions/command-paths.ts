@@ -278,7 +278,10 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         if (GLOB.test(a.value) && !/[$`{}]/.test(a.value)) {
           const g = globPrefix(a.value);
           const at = resolveIn(g.dir, dirs);
-          if (g.mayEscape || !at) unseen(`The pattern ${a.value} can match .. and`, firstArea);
+          // Listing programs (ls, find, du…) show names only, wherever the pattern leads.
+          if (LISTS_ONLY.has(program)) {
+            // nothing to read
+          } else if (g.mayEscape || !at) unseen(`The pattern ${a.value} can match .. and`, firstArea);
           else for (const p of at) unseen(`The pattern ${a.value}`, areaUnder(areas, p));
           if (writer && a.value.split('/').some((part) => GLOB.test(part) && PROTECTED_DIRS.some((x) => globMatches(part, x)))) {
             guard(`The pattern ${a.value} of ${label} can match a .git/.claude/.agentd directory, which configures programs that run code.`);

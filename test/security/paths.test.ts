@@ -200,6 +200,8 @@ const readDeny: Probe[] = [
   { name: 'control: grep -r x src', input: 'grep -r x src', ...rd(), expect: 'allow' },
   { name: 'control: cat docs/*.md', input: 'cat docs/*.md', ...rd(ALL_BASH), expect: 'allow' },
   { name: 'control: ls', input: 'ls -la', ...rd(), expect: 'allow' },
+  { name: 'control: Bash allowed, ls *', input: 'ls -la *', ...rd(ALL_BASH), expect: 'allow' },
+  { name: 'control: bypass echo $HOME', input: 'echo $HOME', ...rd({ mode: 'bypassPermissions' }), expect: 'allow' },
   { name: 'control: bypass cat README.md', input: 'cat README.md', ...rd({ mode: 'bypassPermissions' }), expect: 'allow' },
 ];
 
