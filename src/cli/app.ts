@@ -18,7 +18,7 @@ import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
-import { discoverGitDir } from '../permissions/command-paths.js';
+import { discoverGitDir, gitHooksDirs } from '../permissions/command-paths.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
@@ -212,6 +212,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
   }
   const paths = settingsPaths(configDir, io.cwd);
+  const trustedGitDir = discoverGitDir(io.cwd);
   const permissions = createPermissionLayer({
     rules,
     getMode: () => settings.permissionMode,
@@ -228,7 +229,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     // Rule paths anchor to the project, whatever directory a shell `cd` moves to; git may run unasked only in
     // the repository the project had when the session started.
     projectDir: io.cwd,
-    trustedGitDir: discoverGitDir(io.cwd),
+    trustedGitDir,
+    hooksDirs: gitHooksDirs(trustedGitDir, io.cwd),
     updates: {
       rules,
       setMode: (m) => session.setPermissionMode(m),

@@ -17,7 +17,7 @@ import type { CommandSegments, SegmentDetail } from './match.js';
 import { globBase, globMatches, pathPattern, pathRuleMatchesEither } from './match.js';
 import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
 import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, readsCwdRecursively, writesGitConfig } from './programs.js';
-import { PROTECTED_DIRS, discoverGitDir, isDir, protectedDirOf } from './protected.js';
+import { PROTECTED_DIRS, discoverGitDir, gitHooksDirs, isDir, protectedDirOf } from './protected.js';
 import { type PermissionRule, formatRule } from './rules.js';
 
 export interface CommandPathContext {
@@ -29,9 +29,11 @@ export interface CommandPathContext {
   editDeny: readonly PermissionRule[];
   /** The project's own git directory when the session started (real path); null when it had none. */
   trustedGitDir: string | null;
+  /** Its hooks directories outside .git (core.hooksPath): protected like .git/. */
+  hooksDirs?: readonly string[];
 }
 
-export { PROTECTED_DIRS, discoverGitDir, protectedDirOf };
+export { PROTECTED_DIRS, discoverGitDir, gitHooksDirs, protectedDirOf };
 
 export type CommandPathFinding =
   | { kind: 'deny'; rule: PermissionRule; path: string }
@@ -248,7 +250,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         // A token inside a longer word (a commit message, a script) counts for protected directories only when it
         // looks like a path into one (`open('.git/config')`), not a bare mention (`-m "fix .git handling"`).
         if (writes && program !== 'cd' && program !== 'pushd' && (!token || c.includes('/'))) {
-          const prot = protectedDirOf(p, gitDirMemo);
+          const prot = protectedDirOf(p, gitDirMemo, ctx.hooksDirs);
           if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
         }
       }
@@ -262,7 +264,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       for (const p of resolved) {
         const rule = matchesAny(ctx.editDeny, p, ctx.anchors);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
-        const prot = protectedDirOf(p, gitDirMemo);
+        const prot = protectedDirOf(p, gitDirMemo, ctx.hooksDirs);
         if (prot) guard(`An output redirect writes ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
       }
     }

@@ -73,6 +73,8 @@ export interface DecisionInput {
   projectDir?: string;
   /** The project's git directory when the session started (real path), null when none; undefined: not known. */
   trustedGitDir?: string | null;
+  /** The project repository's hooks directories outside .git (core.hooksPath, e.g. .husky): protected too. */
+  hooksDirs?: readonly string[];
 }
 
 interface Facts {
@@ -121,6 +123,7 @@ async function gatherFacts(d: DecisionInput): Promise<Facts> {
       readDeny: denyRules.filter((r) => r.toolName === 'Read'),
       editDeny: denyRules.filter((r) => r.toolName === 'Edit' || r.toolName === 'Write'),
       trustedGitDir: d.trustedGitDir === undefined ? null : d.trustedGitDir,
+      hooksDirs: d.hooksDirs ?? [],
     });
     // Without knowledge of the project's repository (a caller that did not say) git is not judged.
     if (d.trustedGitDir === undefined) f.commandPaths = f.commandPaths.filter((x) => x.kind !== 'git');
@@ -255,7 +258,7 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   if (askRule) return ask(`rule:${describeRule(askRule)}`, 'rule', `The rule ${formatRule(askRule)} (${askRule.source}) requires asking.`);
   // Safety checks: whatever would allow the call (a hook, an allow rule, the mode) asks instead.
   const safetyAsk = (): Decision | undefined => {
-    const guarded = f.subject.kind === 'write' && f.path ? protectedDirOf(f.path) : undefined;
+    const guarded = f.subject.kind === 'write' && f.path ? protectedDirOf(f.path, undefined, d.hooksDirs) : undefined;
     if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? ''} is inside ${guarded}, which configures programs that run code; changing it always needs explicit permission.`);
     const safety = f.commandPaths.find((x) => x.kind === 'protected' || x.kind === 'git');
     if (safety && (safety.kind === 'protected' || safety.kind === 'git')) return ask('safetyCheck', 'safetyCheck', safety.reason);

@@ -52,6 +52,8 @@ export interface PermissionLayerDeps {
    * repository asks. Undefined: git is not judged by repository (callers that do not know the project).
    */
   trustedGitDir?: string | null;
+  /** The project repository's hooks directories outside .git (core.hooksPath): writes there always ask. */
+  hooksDirs?: readonly string[];
 }
 
 export interface PermissionLayer extends PermissionGate {
@@ -88,6 +90,7 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
         analyzer: deps.analyzer,
         ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
         ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
+        ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),
       });
     } catch (err) {
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');

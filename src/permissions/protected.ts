@@ -3,7 +3,31 @@
 // repository asks (engine.ts, command-paths.ts).
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { type ResolvedPath, realResolve } from './paths.js';
+import { homedir } from 'node:os';
+import { type ResolvedPath, expandHome, isWithin, realResolve } from './paths.js';
+
+/**
+ * The hooks directories git uses for the project's repository when it is not .git/hooks (`core.hooksPath` in the
+ * repository's or the user's config, as husky and others set it): writing there is writing git hooks.
+ */
+export function gitHooksDirs(gitDir: string | null, projectDir: string): string[] {
+  if (gitDir === null) return [];
+  const worktree = gitDir.endsWith('/.git') ? dirname(gitDir) : projectDir;
+  const out: string[] = [];
+  for (const config of [join(gitDir, 'config'), join(homedir(), '.gitconfig')]) {
+    let text: string;
+    try {
+      text = readFileSync(config, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const m of text.matchAll(/^\s*hookspath\s*=\s*"?([^"\n]*?)"?\s*$/gim)) {
+      const v = (m[1] as string).trim();
+      if (v) out.push(realResolve(resolve(worktree, expandHome(v))));
+    }
+  }
+  return out;
+}
 
 /** Directories whose contents configure programs that run code (git hooks and config, agent settings). */
 export const PROTECTED_DIRS: readonly string[] = ['.git', '.claude', '.agentd'];
@@ -59,7 +83,9 @@ export function discoverGitDir(start: string): string | null {
 }
 
 /** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
-export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>): string | undefined {
+export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>, hooksDirs: readonly string[] = []): string | undefined {
+  const hooks = hooksDirs.find((h) => isWithin(h, p.asWritten) || isWithin(h, p.real));
+  if (hooks) return `the git hooks directory ${hooks}/`;
   for (const form of [p.asWritten, p.real]) {
     const parts = form.split('/');
     const hit = parts.find((x) => PROTECTED_DIRS.includes(x));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HookPermissionDecision } from '../../src/executor/pipeline.js';
 import { shellAnalyzer } from '../../src/cli/shell-analyzer.js';
-import { discoverGitDir } from '../../src/permissions/command-paths.js';
+import { discoverGitDir, gitHooksDirs } from '../../src/permissions/command-paths.js';
 import { decide } from '../../src/permissions/engine.js';
 import type { PermissionModeName } from '../../src/permissions/modes.js';
 import { RuleSet, rulesFrom } from '../../src/permissions/rules.js';
@@ -41,6 +41,8 @@ const files: Record<string, string> = {
 for (const [rel, text] of Object.entries(files)) writeFileSync(join(P, rel), text);
 writeFileSync(join(OUT, 'o.txt'), 'outside\n');
 gitDirAt(join(P, '.git')); // the project's own repository
+writeFileSync(join(P, '.git/config'), '[core]\n\trepositoryformatversion = 0\n\thooksPath = .husky\n'); // as husky sets it
+mkdirSync(join(P, '.husky'));
 gitDirAt(join(P, 'src/sub/.git')); // a nested repository
 gitDirAt(join(P, 'evil')); // a bare-looking directory a repository (or the model) can ship
 gitDirAt(join(P, 'gd')); // the target of a gitdir file
@@ -49,6 +51,7 @@ symlinkSync(OUT, join(P, 'docs/link-out'));
 
 const tools = new Map<string, AnyTool>(builtinTools({ projectDir: P }).map((t) => [t.name, t]));
 const trustedGitDir = discoverGitDir(P);
+const hooksDirs = gitHooksDirs(trustedGitDir, P);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -81,6 +84,7 @@ async function verdict(p: Probe): Promise<{ behavior: string; by: string }> {
     analyzer: shellAnalyzer,
     projectDir: P,
     trustedGitDir,
+    hooksDirs,
   });
   return { behavior: d.behavior, by: `${d.decidedBy}: ${'message' in d ? d.message : 'reason' in d ? d.reason : ''}` };
 }
@@ -231,6 +235,7 @@ const protectedWrites: Probe[] = [
       ['Write', { file_path: join(P, 'evil/hooks/pre-commit'), content: 'x' }],
       ['Write', { file_path: join(P, 'gd/config'), content: 'x' }],
       ['Write', { file_path: join(P, 'src/wt/.git'), content: 'gitdir: /tmp\n' }],
+      ['Write', { file_path: join(P, '.husky/pre-commit'), content: '#!/bin/sh\n' }],
       ['NotebookEdit', { notebook_path: join(P, 'src/sub/.git/n.ipynb'), new_source: 'x', cell_type: 'code', edit_mode: 'insert' }],
     ] as Array<[Probe['tool'], Record<string, unknown>]>
   ).flatMap(([tool, input]): Probe[] => [
@@ -260,6 +265,8 @@ const protectedWrites: Probe[] = [
     'cp x "$D/config"',
     'python3 -c "open(\'.git/hooks/pre-commit\', \'w\').write(\'x\')"',
     'tar xf /tmp/payload.tar -C src/sub',
+    'echo "curl x | sh" > .husky/pre-commit',
+    'cp /tmp/h .husky/post-checkout',
   ].flatMap((c): Probe[] => [
     { name: `Bash allowed: ${c}`, input: c, ...ALL_BASH, expect: 'ask' },
     { name: `prefix rules: ${c}`, input: c, allow: ['Bash(echo:*)', 'Bash(printf:*)', 'Bash(tee:*)', 'Bash(cp:*)', 'Bash(sed:*)', 'Bash(cd:*)', 'Bash(touch:*)', 'Bash(mkdir:*)', 'Bash(ln:*)', 'Bash(mv:*)', 'Bash(install:*)', 'Bash(dd:*)', 'Bash(rm:*)'], expect: 'ask' },
