@@ -29,11 +29,11 @@ import type { PermissionModeName } from './modes.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
+import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
+import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
 /** Tools that read the content of every file under the path they are given. */
 const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
-import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
-import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
 export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'other';
 
