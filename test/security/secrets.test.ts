@@ -5,6 +5,7 @@
 // does get hold of (here: a file holding it) is redacted from the tool result the model sees, the transcript and
 // every stdout frame.
 import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,5 +121,11 @@ describe('the launcher moves every credential the daemon knows', () => {
     expect(piped).toEqual([...SECRET_ENV_NAMES]);
     const unset = /^":" \/\/; unset ([A-Z_ ]+);/m.exec(text)?.[1]?.split(' ');
     expect(unset).toEqual([...SECRET_ENV_NAMES]);
+  });
+
+  it('odd AGENTD_SECRET_ENV lists (bad names, empty items, PATH, globs) do not stop the launcher', () => {
+    const r = spawnSync(AGENTD, ['--version'], { env: baseEnv({ AGENTD_SECRET_ENV: 'FOO-BAR,, MY_TOKEN ,1X,PATH,*', MY_TOKEN: 'abcdefghijkl', ANTHROPIC_API_KEY: KEY }), encoding: 'utf8', cwd: tempDir() });
+    expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(r.stdout).toContain('agentd');
   });
 });
