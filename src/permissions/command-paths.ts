@@ -16,7 +16,7 @@ import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { CommandSegments, SegmentDetail } from './match.js';
 import { globBase, globMatches, pathPattern, pathRuleMatchesEither } from './match.js';
 import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
-import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, readsCwdRecursively, writesGitConfig } from './programs.js';
+import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, listsRecursively, readsCwdRecursively, writesGitConfig } from './programs.js';
 import { PROTECTED_DIRS, discoverGitDir, gitHooksDirs, isDir, protectedDirOf } from './protected.js';
 import { type PermissionRule, formatRule } from './rules.js';
 
@@ -197,6 +197,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
   const gitDirMemo = new Map<string, boolean>();
   const areas = areasOf(ctx.readDeny, ctx.anchors);
   const firstArea = areas[0];
+  const dirAreas = areas.filter((a) => a.exact && isDir(a.root));
   const bases = directories(segs, ctx.cwd, commandText);
   // GIT_DIR, GIT_CONFIG_*, HOME… set anywhere in the command (an assignment, export/declare/env) point git at
   // configuration the model may have written.
@@ -275,6 +276,8 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
     // find -exec/-execdir/-ok: `{}` becomes each file found.
     if (d.wrappers.includes('find')) unseen(`${label} run by find on the files it finds`, firstArea);
     let dirArgs = false;
+    // Recursive listings show every name under a denied directory (not file contents): directory areas only.
+    const lister = listsRecursively(program, staticArgs);
     for (const a of d.args) {
       if (a.dynamic) {
         if (GLOB.test(a.value) && !/[$`{}]/.test(a.value)) {
@@ -300,8 +303,10 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         if (!isDir(p.real)) continue;
         dirArgs = true;
         if (!NAMES_ONLY.has(program)) unseen(`${label} over the directory ${shortPath(p.asWritten, ctx.anchors)}`, areaUnder(areas, p));
+        else if (lister) unseen(`${label} listing everything under ${shortPath(p.asWritten, ctx.anchors) || '.'}`, areaUnder(dirAreas, p));
       }
     }
+    if (lister?.walksCwd) for (const b of dirs ?? []) unseen(`${label} listing everything under ${shortPath(b, ctx.anchors) || '.'}`, areaUnder(dirAreas, resolveToolPath(b, '/')));
     if (readsCwdRecursively(program, staticArgs)) {
       for (const b of dirs ?? []) unseen(`${label} searching ${shortPath(b, ctx.anchors) || '.'}`, areaUnder(areas, resolveToolPath(b, '/')));
       if (!dirs) unseen(`${label} (in a directory that is only known when the command runs)`, firstArea);

@@ -76,6 +76,28 @@ export const NAMES_ONLY = new Set([
 ]);
 
 /** Programs that search their current directory recursively when given no path. */
+/**
+ * Programs that list every name under a directory (recursively): they reveal what a denied directory holds.
+ * `walksCwd`: no path is given, so it walks its current directory.
+ */
+export function listsRecursively(program: string, args: readonly string[]): { walksCwd: boolean } | undefined {
+  const ops = args.filter((a) => !a.startsWith('-'));
+  switch (program) {
+    case 'find':
+      // find's paths come before the first expression word.
+      return { walksCwd: !/^[^-(!]/.test(args.find((a) => a !== '-H' && a !== '-L' && a !== '-P' && !/^-O\d$/.test(a) && a !== '-D') ?? '') };
+    case 'tree':
+    case 'du':
+    case 'fd':
+    case 'fdfind':
+      return { walksCwd: program === 'fd' || program === 'fdfind' ? ops.length <= 1 : ops.length === 0 };
+    case 'ls':
+      return hasShort(args, 'R', 'ITw') || hasLong(args, ['recursive']) ? { walksCwd: ops.length === 0 } : undefined;
+    default:
+      return undefined;
+  }
+}
+
 export function readsCwdRecursively(program: string, args: readonly string[]): boolean {
   if (program === 'rg' || program === 'ag' || program === 'ack' || program === 'ack-grep') return true;
   if (program === 'git') {
