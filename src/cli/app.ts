@@ -19,10 +19,12 @@ import { createHostPrompter } from '../control/permission-prompter.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
+import { discoverGitDir, gitHooksDirs } from '../permissions/command-paths.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { RuleSet, rulesFrom } from '../permissions/rules.js';
-import { childEnvironment } from '../tools/environment.js';
-import { loadSettings, persistUpdate, settingsPaths } from './settings.js';
+import { childEnvironment, secretValues } from '../tools/environment.js';
+import { createRedactor } from '../util/secrets.js';
+import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
@@ -67,6 +69,8 @@ export interface RunningApp {
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const logger = io.logger;
+  // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
+  const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
   try {
     opened = openSession({
@@ -91,6 +95,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           logger.error({ code, session_id: sid }, 'session transcript lines are being lost');
           void projector.emit({ type: 'writes_lost', errorCode: code, sessionIds: [sid] });
         }),
+      redact,
     });
   } catch (e) {
     if (e instanceof SessionLoadError) throw new StartupError(`session_${e.code}`, e.message);
@@ -156,6 +161,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   if (!printMode && opts.prompt !== undefined) logger.warn({}, 'prompt argument ignored: with --input-format stream-json the prompt comes from stdin frames');
   const writer = new FrameWriter(io.stdout, {
     maxLineBytes: OUTBOUND_LINE_CAP,
+    redact,
     highWaterMark: 1024 * 1024,
     onOversize: (i) => logger.warn(i, 'outbound frame over the line cap was shortened'),
     onClosed: (err) => {
@@ -225,7 +231,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
   });
-  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source })));
+  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants })));
   const hookCtx: HookContext = {
     sessionId,
     transcriptPath: () => opened.transcriptPath,
@@ -238,6 +244,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
   }
   const paths = settingsPaths(configDir, io.cwd);
+  const trustedGitDir = discoverGitDir(io.cwd);
   const permissions = createPermissionLayer({
     rules,
     getMode: () => settings.permissionMode,
@@ -252,6 +259,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         })
       : undefined,
     permissionRequestHook: createPermissionRequestHook(hookRunner, hookCtx),
+    // Rule paths anchor to the project, whatever directory a shell `cd` moves to; git may run unasked only in
+    // the repository the project had when the session started.
+    projectDir: io.cwd,
+    trustedGitDir,
+    hooksDirs: gitHooksDirs(trustedGitDir, io.cwd),
     updates: {
       rules,
       setMode: (m) => session.setPermissionMode(m),
@@ -264,7 +276,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         const drop = new Set(dirs.map((d) => resolve(cur.cwd, d)));
         session.shared.current = { ...cur, additionalDirectories: cur.additionalDirectories.filter((d) => !drop.has(d)) };
       },
-      persist: async (dest, u) => persistUpdate(paths[dest], u),
+      persist: async (dest, u) => persistUpdate(paths[dest], u, dest === 'userSettings' ? undefined : trustStorePath(configDir)),
       baseDirFor: (dest) => (dest === 'userSettings' ? homedir() : io.cwd),
     },
     logger,

@@ -3,7 +3,7 @@
 // cache of its own). A missing, stale (different source or V8) or corrupt cache is rejected by V8 and simply
 // rebuilt: the bundle is compiled as usual and a fresh cache is written when the process exits. The bundles'
 // own lazy requires of each other (./agentd-tools.js, ./agentd-sdk.js) go through the same loader.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -129,7 +129,38 @@ function tuneV8(): void {
   tuned = true;
 }
 
+/**
+ * bin/agentd's shell lines move the credentials out of the environment onto a pipe (AGENTD_SECRETS_FD, one
+ * `//NAME=value` line each): read them into process.env here, before anything else runs. Values set with
+ * process.env live in the heap, not in the environment block the kernel shows in /proc/<pid>/environ (and
+ * `ps e`), which stays as exec left it: without them. Children get childEnvironment() as before.
+ */
+function takeSecrets(): void {
+  const fdText = process.env['AGENTD_SECRETS_FD'];
+  if (fdText === undefined) return;
+  delete process.env['AGENTD_SECRETS_FD'];
+  const fd = Number(fdText);
+  if (!Number.isInteger(fd) || fd < 3) return;
+  let text = '';
+  try {
+    text = readFileSync(fd, 'utf8');
+  } catch {
+    return; // not the launcher's pipe: nothing to take
+  } finally {
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+  }
+  for (const line of text.split('\n')) {
+    const m = /^\/\/([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(line);
+    if (m) process.env[m[1] as string] = m[2] as string;
+  }
+}
+
 export function launch(file: string): void {
+  takeSecrets();
   // bin/agentd sets GLIBC_TUNABLES for this process only (glibc has read it by now): tools, hooks and MCP
   // servers get the environment the host gave agentd.
   if (process.env['AGENTD_SET_GLIBC_TUNABLES'] === '1') {

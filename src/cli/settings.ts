@@ -2,6 +2,17 @@
 // local (.claude/settings.local.json) and --settings (JSON or a path). Permission rules, defaultMode,
 // additionalDirectories and command hooks are used; other keys are ignored. A file that exists but does not
 // parse is a start-up error, never silently skipped.
+//
+// Trust: the project and local files belong to the repository (a clone brings them; the model could write them),
+// so they grant nothing the host never saw. From them, unless agentd itself wrote that exact content for the host
+// (a permission update persisted to projectSettings/localSettings, its content recorded in the config directory):
+//  - project: no allow rules and no additionalDirectories (as Claude Code 2.1.330, measured);
+//  - local: no allow rules for Bash, Write, Edit, MultiEdit, NotebookEdit and no additionalDirectories
+//    (Claude Code honours them; a repository can ship the file);
+//  - both: defaultMode acceptEdits and bypassPermissions are ignored (Claude Code honours acceptEdits from both);
+//  - both: their command hooks run (as in Claude Code) but cannot allow a call or add permissions (Claude Code lets
+//    a project hook's "allow" run Bash unasked); they can still deny or ask.
+// Deny and ask rules, and the other modes, only restrict and are always honoured.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -38,6 +49,8 @@ export interface SettingsCommandHook {
   command: string;
   timeoutSec: number | undefined;
   source: RuleSource;
+  /** False for hooks from an untrusted project/local file: their answers cannot allow or add permissions. */
+  grants: boolean;
 }
 
 export interface LoadedSettings {
@@ -45,6 +58,39 @@ export interface LoadedSettings {
   defaultMode: PermissionModeName | undefined;
   additionalDirectories: string[];
   commandHooks: SettingsCommandHook[];
+  /** What was not honoured from untrusted project/local files, for the log and tests. */
+  ignored: Array<{ file: string; what: string }>;
+}
+
+/** Allow rules that grant shell or write access. */
+const GRANTING_TOOLS = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/**
+ * Where agentd records the settings files it wrote for the host (path → the exact content it wrote; the files are
+ * small, and comparing text keeps node:crypto out of start-up).
+ */
+export function trustStorePath(configDir: string): string {
+  return join(configDir, 'agentd', 'trusted-settings.json');
+}
+
+function readTrustStore(path: string): Record<string, string> {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return {};
+  }
+}
+
+/** Records that agentd wrote `text` to `file` for the host, so its grants are honoured next time. */
+function recordTrusted(store: string, file: string, text: string): void {
+  const data = readTrustStore(store);
+  data[file] = text;
+  mkdirSync(dirname(store), { recursive: true });
+  const tmp = `${store}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  renameSync(tmp, store);
 }
 
 export interface SettingsPaths {
@@ -81,7 +127,8 @@ export function loadSettings(opts: {
   logger: Logger;
 }): LoadedSettings {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [] };
+  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [] };
+  const trust = readTrustStore(trustStorePath(opts.configDir));
   const files: Array<{ source: RuleSource; text: string; where: string; baseDir: string }> = [];
   const read = (source: RuleSource, path: string, baseDir: string): void => {
     if (!existsSync(path)) return;
@@ -106,16 +153,26 @@ export function loadSettings(opts: {
     const s = parseSettings(f.text, f.where);
     const p = s.permissions;
     const warn = (rule: string): void => opts.logger.warn({ rule, file: f.where }, 'invalid permission rule ignored');
+    const repoFile = f.source === 'projectSettings' || f.source === 'localSettings';
+    const trusted = !repoFile || trust[f.where] === f.text;
+    const ignore = (what: string): void => {
+      out.ignored.push({ file: f.where, what });
+    };
     if (p) {
-      out.rules.push(...rulesFrom(p.allow ?? [], 'allow', f.source, f.baseDir, warn));
+      for (const r of rulesFrom(p.allow ?? [], 'allow', f.source, f.baseDir, warn)) {
+        if (!trusted && (f.source === 'projectSettings' || GRANTING_TOOLS.has(r.toolName))) ignore(`allow rule ${formatRule(r)}`);
+        else out.rules.push(r);
+      }
       out.rules.push(...rulesFrom(p.deny ?? [], 'deny', f.source, f.baseDir, warn));
       out.rules.push(...rulesFrom(p.ask ?? [], 'ask', f.source, f.baseDir, warn));
       if (p.defaultMode !== undefined) {
         const m = normalizeMode(p.defaultMode);
-        if (m) out.defaultMode = m;
-        else opts.logger.warn({ mode: p.defaultMode, file: f.where }, 'unknown defaultMode ignored');
+        if (!m) opts.logger.warn({ mode: p.defaultMode, file: f.where }, 'unknown defaultMode ignored');
+        else if (!trusted && (m === 'acceptEdits' || m === 'bypassPermissions')) ignore(`defaultMode ${m}`);
+        else out.defaultMode = m;
       }
-      out.additionalDirectories.push(...(p.additionalDirectories ?? []));
+      if (trusted) out.additionalDirectories.push(...(p.additionalDirectories ?? []));
+      else for (const d of p.additionalDirectories ?? []) ignore(`additionalDirectories ${d}`);
     }
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
@@ -124,16 +181,25 @@ export function loadSettings(opts: {
             opts.logger.warn({ event, type: h.type, file: f.where }, 'only command hooks are supported in settings; hook ignored');
             continue;
           }
-          out.commandHooks.push({ event, matcher: e.matcher, command: h.command, timeoutSec: h.timeout, source: f.source });
+          out.commandHooks.push({ event, matcher: e.matcher, command: h.command, timeoutSec: h.timeout, source: f.source, grants: trusted });
         }
       }
     }
   }
+  if (out.ignored.length) {
+    opts.logger.warn(
+      { ignored: out.ignored },
+      'settings from the project directory cannot grant shell or write access the host did not give (use --settings, --allowedTools or the user settings)',
+    );
+  }
   return out;
 }
 
-/** Persists a permission update into a settings file, atomically (temp file + rename). */
-export function persistUpdate(path: string, u: PermissionUpdateValue): void {
+/**
+ * Persists a permission update into a settings file, atomically (temp file + rename). With `trustStore`, the
+ * written content is recorded as the host's, so a project or local file agentd wrote keeps its grants.
+ */
+export function persistUpdate(path: string, u: PermissionUpdateValue, trustStore?: string): void {
   let data: Record<string, unknown> = {};
   if (existsSync(path)) {
     const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -166,6 +232,8 @@ export function persistUpdate(path: string, u: PermissionUpdateValue): void {
   data['permissions'] = perms;
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.agentd-${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`);
+  const text = `${JSON.stringify(data, null, 2)}\n`;
+  writeFileSync(tmp, text);
   renameSync(tmp, path);
+  if (trustStore !== undefined) recordTrusted(trustStore, path, text);
 }

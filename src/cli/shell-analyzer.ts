@@ -1,6 +1,6 @@
 // The permission engine's view of a shell command, built on the shell analyser (tools/shell). Lives in the
 // composition root so neither module depends on the other.
-import type { CommandAnalyzer, CommandSegment } from '../permissions/match.js';
+import type { CommandAnalyzer, CommandSegment, SegmentDetail } from '../permissions/match.js';
 import type { SimpleCommand } from '../tools/shell/index.js';
 
 /** Environment assignments that only change presentation, not what runs. */
@@ -50,10 +50,31 @@ function pathCandidates(seg: SimpleCommand): string[] {
   return out.filter((p) => p !== '' && p !== '-');
 }
 
+/**
+ * A word of a dynamic segment is taken as dynamic when it holds a character bash could expand ($, `, a glob, a
+ * brace, a leading ~): the analyser keeps such words' source text. A quoted literal with one of them is then
+ * judged as if it were expanded, which can only make a check stricter.
+ */
+const EXPANDABLE = /[$`*?[\]{}]|^~/;
+
+function detailOf(seg: SimpleCommand, readOnly: boolean, touchesFile: Touches): SegmentDetail {
+  const word = (v: string): { value: string; dynamic: boolean } => ({ value: v, dynamic: seg.dynamic && EXPANDABLE.test(v) });
+  const first = seg.argv[0];
+  return {
+    program: first === undefined ? '' : word(first).dynamic ? undefined : program(seg),
+    args: seg.argv.slice(1).map(word),
+    reads: seg.redirects.filter((r) => r.kind === 'read').map((r) => r.target),
+    writes: seg.redirects.filter((r) => r.kind === 'write' && touchesFile(r)).map((r) => r.target),
+    assignments: [...seg.assignments],
+    wrappers: [...seg.wrappers],
+    readOnly,
+  };
+}
+
 export const shellAnalyzer: CommandAnalyzer = {
   analyze: async (command) => {
     // Loaded on first use: the parser (WASM) is not needed before a shell command must be judged.
-    const { analyzeCommand, isReadOnlyCommand, renderSegment, segmentForms, touchesFile } = await import('../tools/lazy-entry.js');
+    const { analyzeCommand, isReadOnlyCommand, isReadOnlySegment, renderSegment, segmentForms, touchesFile } = await import('../tools/lazy-entry.js');
     const a = await analyzeCommand(command);
     const segments: CommandSegment[] = a.segments.map((seg) => {
       const git = gitForm(seg);
@@ -62,6 +83,7 @@ export const shellAnalyzer: CommandAnalyzer = {
         forms: git ? [...segmentForms(seg), git] : segmentForms(seg),
         coverable: coverable(seg, touchesFile),
         paths: pathCandidates(seg),
+        detail: detailOf(seg, isReadOnlySegment(seg), touchesFile),
       };
     });
     // Opaque: something runs that the segments do not show (shell code from stdin, heredocs, dynamic program

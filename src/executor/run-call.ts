@@ -145,8 +145,12 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   if (post.updatedOutput !== undefined) {
     content = typeof post.updatedOutput === 'string' ? post.updatedOutput : JSON.stringify(post.updatedOutput);
   }
+  // Last line of defence: agentd's own credentials never reach the model, whatever a tool managed to print.
+  const redact = deps.env.redact;
+  if (redact) content = typeof content === 'string' ? redact(content) : content.map((b) => (b.type === 'text' ? { ...b, text: redact(b.text) } : b));
   if (post.blockReason) additionalContext.push(post.blockReason);
   additionalContext.push(...(post.additionalContext ?? []));
+  if (redact) for (let i = 0; i < additionalContext.length; i++) additionalContext[i] = redact(additionalContext[i] as string);
   const stop = pre.stop ?? post.stop;
   return {
     block: {

@@ -26,6 +26,8 @@ export interface CommandRegistration {
   command: string;
   timeoutSec: number | undefined;
   source: string;
+  /** False: a hook from an untrusted project/local settings file; its answers cannot allow or add permissions. */
+  grants?: boolean;
 }
 
 export type HookRegistration = CallbackRegistration | CommandRegistration;
@@ -84,7 +86,8 @@ export class HookRunner {
       if (r.kind === 'callback') {
         for (const id of r.callbackIds) jobs.push(this.runCallback(event, id, input, toolUseId, signal, timeoutMs));
       } else {
-        jobs.push(this.runCommand(event, r, input, signal, timeoutMs));
+        const job = this.runCommand(event, r, input, signal, timeoutMs);
+        jobs.push(r.grants === false ? job.then(withoutGrants) : job);
       }
     }
     return Promise.all(jobs);
@@ -139,4 +142,23 @@ export class HookRunner {
     }
     return { ok: true, name, output: {}, stdout: res.stdout };
   }
+}
+
+/**
+ * A hook's answer with everything that would allow a call or add permissions removed (deny, ask and context
+ * stay): for hooks from settings files the repository controls.
+ */
+function withoutGrants(run: HookRun): HookRun {
+  if (!run.ok) return run;
+  const o = run.output;
+  const hs = o.hookSpecificOutput;
+  const output: HookOutput = { ...o };
+  if (output.decision === 'approve') delete output.decision;
+  if (hs) {
+    const h = { ...hs };
+    if (h.permissionDecision === 'allow') delete h.permissionDecision;
+    if (h.decision?.behavior === 'allow') delete h.decision;
+    output.hookSpecificOutput = h;
+  }
+  return { ...run, output };
 }

@@ -1,6 +1,7 @@
 // The only importer of pino. Logs go to stderr (or a file), never stdout, and known secret values are
 // scrubbed from every line before it is written. pino is loaded on the first line actually logged: a normal
 // start logs nothing at the default level, and start-up latency is a product feature here.
+import { REDACTED, scrubSecrets } from '../util/secrets.js';
 import { createRequire } from 'node:module';
 import type pinoTypes from 'pino';
 
@@ -29,20 +30,7 @@ export interface LoggerOptions {
   stream?: NodeJS.WritableStream;
 }
 
-const REDACTED = '[REDACTED]';
-
-/** Replaces each secret (8+ chars; shorter values are not secrets worth the false positives) in `s`. */
-export function scrubSecrets(s: string, secrets: readonly string[]): string {
-  let out = s;
-  for (const secret of secrets) {
-    if (secret.length < 8) continue;
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    // Also the JSON-escaped form, in case a secret holds characters JSON escapes.
-    const escaped = JSON.stringify(secret).slice(1, -1);
-    if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
-  }
-  return out;
-}
+export { scrubSecrets };
 
 const LEVEL_VALUES: Record<LogLevel, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
 

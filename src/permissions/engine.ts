@@ -3,11 +3,17 @@
 //  2. a PreToolUse hook's deny
 //  3. bypassPermissions mode: allow
 //  4. a matching ask rule (beats allow rules and a hook's allow)
+//  (safety checks turn any allow of steps 5-7 into an ask: writes into .git/, .claude/, .agentd/ (any repository,
+//  nested ones and bare git directories too) by the file tools or a shell command; git in a repository that is not
+//  the project's own; a shell command that may read under a Read-denied path unseen, which bypass mode denies)
 //  5. a hook's allow / ask
 //  6. matching allow rules (for Bash: every parsed segment must be covered; an unparsable command never is)
 //  7. the mode's defaults (plan: read-only only; reads and read-only commands inside the working directories
 //     are allowed; acceptEdits: edits inside them are allowed; everything else asks)
 // Paths outside the working directories need explicit permission in every mode but bypass.
+// Rule paths (`./x`, `x/**`, `x`) anchor to the project (the session's original cwd; deny and ask rules also to
+// each --add-dir), never to the directory a shell `cd` moved to; Read deny rules also apply to the files a shell
+// command names (command-paths.ts).
 import type { HookPermissionDecision } from '../executor/pipeline.js';
 import type { AnyTool, Approval, PermissionSubject, SharedToolContext } from '../tools/tool.js';
 import {
@@ -22,8 +28,12 @@ import {
 import type { PermissionModeName } from './modes.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
+
+/** Tools that read the content of every file under the path they are given. */
+const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
 
 export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'other';
 
@@ -64,6 +74,12 @@ export interface DecisionInput {
    * required but unavailable), or undefined. Consulted only for such commands.
    */
   readOnlyAutoApprovalBlocked?: () => Promise<string | undefined>;
+  /** The project: the session's original cwd (default: shared.cwd). Rule paths anchor here, not at a later cd. */
+  projectDir?: string;
+  /** The project's git directory when the session started (real path), null when none; undefined: not known. */
+  trustedGitDir?: string | null;
+  /** The project repository's hooks directories outside .git (core.hooksPath, e.g. .husky): protected too. */
+  hooksDirs?: readonly string[];
 }
 
 interface Facts {
@@ -71,7 +87,23 @@ interface Facts {
   path?: ResolvedPath;
   inside?: boolean;
   command?: CommandSegments;
+  /** Path findings for a shell command (command-paths.ts). */
+  commandPaths: CommandPathFinding[];
   callText: string;
+}
+
+/** The project directory, and the directories relative rule paths anchor to (project first). */
+function projectOf(d: DecisionInput): string {
+  return d.projectDir ?? d.shared.cwd;
+}
+
+function anchorsOf(d: DecisionInput): string[] {
+  const project = projectOf(d);
+  return [project, ...d.shared.additionalDirectories.map((x) => resolve(project, x))];
+}
+
+function dirsOf(d: DecisionInput): ResolvedPath[] {
+  return workingDirs(projectOf(d), d.shared.additionalDirectories);
 }
 
 async function gatherFacts(d: DecisionInput): Promise<Facts> {
@@ -81,15 +113,32 @@ async function gatherFacts(d: DecisionInput): Promise<Facts> {
   } catch {
     subject = { kind: 'none' };
   }
-  const f: Facts = { subject, callText: d.tool.name };
+  const f: Facts = { subject, callText: d.tool.name, commandPaths: [] };
   if (subject.kind === 'read' || subject.kind === 'write') {
     f.path = resolveToolPath(subject.path, d.shared.cwd);
-    f.inside = insideWorkingDirs(f.path, workingDirs(d.shared.cwd, d.shared.additionalDirectories));
+    f.inside = insideWorkingDirs(f.path, dirsOf(d));
     f.callText = `${d.tool.name}(${subject.path})`;
   } else if (subject.kind === 'command') {
     f.command = await d.analyzer.analyze(subject.command);
     f.callText = `${d.tool.name}(${subject.command})`;
-  } else if (subject.kind === 'fetch') f.callText = `${d.tool.name}(${subject.url})`;
+    const denyRules = d.rules.byBehavior('deny');
+    f.commandPaths = checkCommandPaths(f.command, subject.command, {
+      cwd: d.shared.cwd,
+      anchors: anchorsOf(d),
+      readDeny: denyRules.filter((r) => r.toolName === 'Read'),
+      editDeny: denyRules.filter((r) => r.toolName === 'Edit' || r.toolName === 'Write'),
+      trustedGitDir: d.trustedGitDir === undefined ? null : d.trustedGitDir,
+      hooksDirs: d.hooksDirs ?? [],
+    });
+    // Without knowledge of the project's repository (a caller that did not say) git is not judged.
+    if (d.trustedGitDir === undefined) f.commandPaths = f.commandPaths.filter((x) => x.kind !== 'git');
+  }
+  // Content search (Grep) over a directory holding a Read-denied path would read it: ask like a shell grep -r.
+  if (subject.kind === 'read' && f.path && CONTENT_SEARCH.has(d.tool.name)) {
+    const hit = searchReachesDenied(f.path, d.rules.byBehavior('deny').filter((r) => r.toolName === 'Read'), anchorsOf(d), d.tool.name);
+    if (hit) f.commandPaths = [hit];
+  }
+  if (subject.kind === 'fetch') f.callText = `${d.tool.name}(${subject.url})`;
   return f;
 }
 
@@ -98,7 +147,9 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
   if (rule.ruleContent === undefined) return true;
   const s = f.subject;
   if ((s.kind === 'read' || s.kind === 'write') && f.path) {
-    return mode === 'any' ? pathRuleMatchesEither(rule, f.path, d.shared.cwd) : pathRuleMatchesBoth(rule, f.path, d.shared.cwd);
+    // Deny and ask rules anchor at the project and every --add-dir; allow rules at the project only.
+    const path = f.path;
+    return mode === 'any' ? anchorsOf(d).some((a) => pathRuleMatchesEither(rule, path, a)) : pathRuleMatchesBoth(rule, path, projectOf(d));
   }
   if (s.kind === 'command') {
     const segs = f.command?.segments ?? [];
@@ -177,10 +228,25 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   if (denyRule) {
     return { behavior: 'deny', decidedBy: `rule:${describeRule(denyRule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied by the rule ${formatRule(denyRule)} (${denyRule.source}).` };
   }
+  const pathDeny = f.commandPaths.find((x) => x.kind === 'deny');
+  if (pathDeny) {
+    return {
+      behavior: 'deny',
+      decidedBy: `rule:${describeRule(pathDeny.rule)}`,
+      reasonType: 'rule',
+      message: `Permission to use ${f.callText} has been denied: it names ${pathDeny.path}, which the rule ${formatRule(pathDeny.rule)} (${pathDeny.rule.source}) protects.`,
+    };
+  }
   if (d.hook?.behavior === 'deny') {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
   }
-  if (d.mode === 'bypassPermissions') return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
+  const unseen = f.commandPaths.find((x) => x.kind === 'unseenRead');
+  if (d.mode === 'bypassPermissions') {
+    // Nobody is asked in bypass mode, and a Read deny rule is the user's explicit word: a command that may read
+    // under it unseen is denied rather than run.
+    if (unseen) return { behavior: 'deny', decidedBy: `rule:${describeRule(unseen.rule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied: ${unseen.reason}` };
+    return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
+  }
 
   const ask = (decidedBy: string, reasonType: ReasonType, reason: string): Decision => ({
     behavior: 'ask',
@@ -195,7 +261,17 @@ export async function decide(d: DecisionInput): Promise<Decision> {
 
   const askRule = d.rules.byBehavior('ask').find((r) => applies(r, d, f, 'any'));
   if (askRule) return ask(`rule:${describeRule(askRule)}`, 'rule', `The rule ${formatRule(askRule)} (${askRule.source}) requires asking.`);
-  if (d.hook?.behavior === 'allow') return { behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', approval: { by: 'hook' }, ...pinned };
+  // Safety checks: whatever would allow the call (a hook, an allow rule, the mode) asks instead.
+  const safetyAsk = (): Decision | undefined => {
+    const guarded = f.subject.kind === 'write' && f.path ? protectedDirOf(f.path, undefined, d.hooksDirs) : undefined;
+    if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? ''} is inside ${guarded}, which configures programs that run code; changing it always needs explicit permission.`);
+    const safety = f.commandPaths.find((x) => x.kind === 'protected' || x.kind === 'git');
+    if (safety && (safety.kind === 'protected' || safety.kind === 'git')) return ask('safetyCheck', 'safetyCheck', safety.reason);
+    if (unseen) return ask(`rule:${describeRule(unseen.rule)}`, 'rule', unseen.reason);
+    return undefined;
+  };
+  const checked = (x: Decision): Decision => (x.behavior === 'allow' ? (safetyAsk() ?? x) : x);
+  if (d.hook?.behavior === 'allow') return checked({ behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', approval: { by: 'hook' }, ...pinned });
   if (d.hook?.behavior === 'ask') return ask(`hook:${d.hook.source}`, 'hook', d.hook.reason ?? 'A PreToolUse hook asked for confirmation.');
 
   if (d.mode === 'plan' && !isReadOnlyCall(d, f)) {
@@ -204,17 +280,20 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   const allowRules = d.rules.byBehavior('allow');
   if (f.subject.kind === 'command') {
     const covered = commandCovered(allowRules, d, f);
-    if (covered) return { behavior: 'allow', decidedBy: `rule:${covered.map(describeRule).join('+')}`, reasonType: covered.length > 1 ? 'subcommandResults' : 'rule', approval: { by: 'rule' } };
+    if (covered) return checked({ behavior: 'allow', decidedBy: `rule:${covered.map(describeRule).join('+')}`, reasonType: covered.length > 1 ? 'subcommandResults' : 'rule', approval: { by: 'rule' } });
   } else {
     const allowRule = allowRules.find((r) => applies(r, d, f, 'all'));
-    if (allowRule) return { behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', approval: { by: 'rule' }, ...pinned };
+    if (allowRule) return checked({ behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', approval: { by: 'rule' }, ...pinned });
   }
   const byMode = modeDefault(d, f, ask, pinned);
-  if (byMode.behavior === 'allow' && byMode.approval.by === 'read-only-analysis') {
+  // A write into a protected directory reports why it asks, whatever the mode would have said.
+  if (byMode.behavior === 'ask' && f.subject.kind === 'write' && f.inside) return safetyAsk() ?? byMode;
+  const result = checked(byMode);
+  if (result.behavior === 'allow' && result.approval.by === 'read-only-analysis') {
     const blocked = await d.readOnlyAutoApprovalBlocked?.();
     if (blocked) return ask('sandbox:required', 'safetyCheck', blocked);
   }
-  return byMode;
+  return result;
 }
 
 function isReadOnlyCall(d: DecisionInput, f: Facts): boolean {
@@ -228,21 +307,9 @@ function isReadOnlyCall(d: DecisionInput, f: Facts): boolean {
   }
 }
 
-/** Directories whose contents configure tools that run code (git hooks and config, agent settings). */
-const PROTECTED_DIRS = ['.git', '.claude', '.agentd'];
-
-function protectedPath(p: ResolvedPath): string | undefined {
-  for (const form of [p.asWritten, p.real]) {
-    const parts = form.split('/');
-    const hit = parts.find((x) => PROTECTED_DIRS.includes(x));
-    if (hit) return hit;
-  }
-  return undefined;
-}
-
 /** A read-only command is auto-allowed only if every path it names is inside the working directories. */
 function commandPathOutside(d: DecisionInput, f: Facts): string | undefined {
-  const dirs = workingDirs(d.shared.cwd, d.shared.additionalDirectories);
+  const dirs = dirsOf(d);
   for (const seg of f.command?.segments ?? []) {
     for (const cand of seg.paths) {
       const looksLikePath = cand.startsWith('/') || cand.startsWith('~') || cand.split('/').includes('..') || existsSync(resolve(d.shared.cwd, cand));
@@ -269,13 +336,13 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
       return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories.`);
     case 'write': {
       if (!f.inside) return ask('workingDir', 'workingDir', `${f.path?.real ?? s.path} is outside the working directories; writing there needs explicit permission.`);
-      const guarded = f.path ? protectedPath(f.path) : undefined;
-      if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? s.path} is inside ${guarded}/, which configures programs that run code; changing it always needs explicit permission.`);
       if (d.mode === 'acceptEdits') return { behavior: 'allow', decidedBy: 'mode:acceptEdits', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
       return ask(`mode:${d.mode}`, 'mode', `${d.tool.name} changes files; the ${d.mode} mode asks first.`);
     }
     case 'command':
       if (f.command?.ok && f.command.readOnly) {
+        const follows = f.commandPaths.find((x) => x.kind === 'followsSymlinks');
+        if (follows) return ask('workingDir', 'workingDir', follows.reason);
         const outside = commandPathOutside(d, f);
         if (outside) return { ...(ask('workingDir', 'workingDir', `${outside} is outside the working directories.`) as Extract<Decision, { behavior: 'ask' }>), blockedPath: outside };
         return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults', approval: { by: 'read-only-analysis' } };

@@ -48,6 +48,15 @@ export interface PermissionLayerDeps {
   logger: Logger;
   /** The read-only sandbox: under AGENTD_READONLY_SANDBOX=required without one, read-only commands ask. */
   readOnlySandbox?: Pick<ReadOnlySandbox, 'autoApprovalBlocked'>;
+  /** The project (the session's original cwd): rule paths anchor here and it is a working directory. */
+  projectDir?: string;
+  /**
+   * The project's git directory at session start (discoverGitDir), null when it had none: git in any other
+   * repository asks. Undefined: git is not judged by repository (callers that do not know the project).
+   */
+  trustedGitDir?: string | null;
+  /** The project repository's hooks directories outside .git (core.hooksPath): writes there always ask. */
+  hooksDirs?: readonly string[];
 }
 
 export interface PermissionLayer extends PermissionGate {
@@ -85,6 +94,9 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
         rules: deps.rules,
         analyzer: deps.analyzer,
         ...(sandbox ? { readOnlyAutoApprovalBlocked: () => sandbox.autoApprovalBlocked() } : {}),
+        ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
+        ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
+        ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),
       });
     } catch (err) {
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');

@@ -16,6 +16,26 @@ export interface CommandSegment {
   coverable: boolean;
   /** Arguments that may name files (operands, option values, redirect targets), for path confinement. */
   paths: string[];
+  /** What the path checks of command-paths.ts need (absent from analysers that cannot tell: checks then skip). */
+  detail?: SegmentDetail;
+}
+
+/** A segment's words and redirects as the shell analyser evaluated them. */
+export interface SegmentDetail {
+  /** The program name without its directory; '' when the segment has no words; undefined when not static. */
+  program: string | undefined;
+  /** The words after the program. `dynamic`: its value is only known when the shell runs it (source text kept). */
+  args: Array<{ value: string; dynamic: boolean }>;
+  /** `<` targets; null when not static. */
+  reads: Array<string | null>;
+  /** `>`/`>>`/`&>` targets other than /dev/null; null when not static. */
+  writes: Array<string | null>;
+  /** `NAME=value` prefixes (GIT_DIR…). */
+  assignments: string[];
+  /** Wrappers that were stripped (xargs appends words the analyser cannot see). */
+  wrappers: string[];
+  /** The analyser judged this segment read-only. */
+  readOnly: boolean;
 }
 
 /** The shell analysis the permission engine needs (implemented over tools/shell by the composition root). */
@@ -102,6 +122,16 @@ function globMatch(pattern: string, path: string): boolean {
     matcherCache.set(pattern, m);
   }
   return m(path);
+}
+
+/** Whether a glob matches a string (dot files included). */
+export function globMatches(pattern: string, s: string): boolean {
+  return globMatch(pattern, s);
+}
+
+/** The directory a glob's matches all lie under (its literal leading part). */
+export function globBase(pattern: string): string {
+  return picomatch.scan(pattern).base || '/';
 }
 
 export function pathRuleMatches(rule: PermissionRule, p: string, cwd: string): boolean {

@@ -206,6 +206,8 @@ export interface OpenSessionOptions {
   usage?: () => Record<string, ModelUsageTotals>;
   /** Called once per transcript at its first lost line (see TranscriptWriterOptions.onLost). */
   onWritesLost?: (info: { code: string; sessionId: string }) => void;
+  /** Removes agentd's secret values from transcript lines. */
+  redact?: (line: string) => string;
 }
 
 export interface OpenedSession {
@@ -244,6 +246,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       ...(o.usage ? { usage: o.usage } : {}),
       ...(savedUsage ? { savedUsage } : {}),
       ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+      ...(o.redact ? { redact: o.redact } : {}),
     });
   if (o.sessionId !== undefined && !isUuid(o.sessionId)) {
     throw new SessionLoadError('invalid_id', `--session-id must be a UUID, got ${JSON.stringify(o.sessionId)}.`, { sessionId: o.sessionId });

@@ -29,6 +29,8 @@ export interface TranscriptWriterOptions {
   onLost?: (info: { code: string; sessionId: string }) => void;
   /** For tests: the write call (to simulate a disk that fills up part-way through a line). */
   io?: { writeSync: typeof writeSync };
+  /** Removes agentd's secret values from each line (util/secrets.ts). */
+  redact?: (line: string) => string;
 }
 
 /** A recorder the CLI closes at exit, and asks whether lines were lost (for a `session_writes_lost` notice). */
@@ -261,7 +263,8 @@ export class TranscriptWriter implements ClosableRecorder {
 
   private serialize(entry: object): string | undefined {
     try {
-      return `${JSON.stringify(entry)}\n`;
+      const line = `${JSON.stringify(entry)}\n`;
+      return this.opts.redact ? this.opts.redact(line) : line;
     } catch (err) {
       // A tool's structured output that JSON cannot hold (a cycle, a BigInt): keep the entry without it.
       if ('toolUseResult' in entry) {

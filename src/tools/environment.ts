@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
+import { createRedactor } from '../util/secrets.js';
 import { FileStateCache } from './file-state.js';
 import { groupAlive, signalPids, taggedProcesses } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
@@ -145,6 +146,7 @@ export function createToolEnvironment(opts: {
   return {
     readOnlySandbox: opts.readOnlySandbox ?? readOnlySandboxFromEnv(opts.env, opts.logger),
     childEnv: childEnvironment(opts.env),
+    redact: createRedactor(secretValues(opts.env)),
     fileState: new FileStateCache(),
     get spillDir(): string {
       spill ??= mkdtempSync(join(tmpdir(), 'agentd-spill-'));

@@ -2,4 +2,4 @@
 // and the globbing libraries behind them). Built as its own bundle (dist/agentd-tools.js) and required on demand.
 export { builtinTools } from './builtin/index.js';
 export { createBackgroundRegistry } from './builtin/background.js';
-export { analyzeCommand, isReadOnlyCommand, renderSegment, segmentForms, touchesFile, warmShellParser } from './shell/index.js';
+export { analyzeCommand, isReadOnlyCommand, isReadOnlySegment, renderSegment, segmentForms, touchesFile, warmShellParser } from './shell/index.js';

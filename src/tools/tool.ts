@@ -35,6 +35,8 @@ export interface LiveOutput {
 export interface ToolEnvironment {
   /** Environment for child processes: agentd's credentials removed unless configured otherwise. */
   readonly childEnv: Readonly<Record<string, string>>;
+  /** Removes agentd's secret values from text (tool results, before the model, transcript or host see them). */
+  readonly redact?: (s: string) => string;
   /** Session-scoped record of which files were read when (read-before-write checks). */
   readonly fileState: FileStateCache;
   /** Where large outputs are spilled (created on demand). */

@@ -10,6 +10,8 @@ export interface FrameWriterOptions {
   /** Buffered bytes above which `write` returns a promise that resolves once drained. */
   highWaterMark: number;
   onOversize?: (info: { originalBytes: number; finalBytes: number; type: string }) => void;
+  /** Removes agentd's secret values from each line (util/secrets.ts). */
+  redact?: (line: string) => string;
   onClosed?: (err: Error | undefined) => void;
 }
 
@@ -77,7 +79,7 @@ export class FrameWriter {
    * it will be written.
    */
   private queueJson(json: string, frame: unknown): Promise<void> | undefined {
-    let line = json;
+    let line = this.opts.redact ? this.opts.redact(json) : json;
     // Cheap upper bound first: UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (line.length * 3 > this.opts.maxLineBytes) {
       line = escapeLineSeparators(line);

@@ -1,0 +1,35 @@
+// The one redaction of agentd's known secret values (API keys, tokens): the last line of defence behind keeping
+// them out of tools' reach. Applied where text leaves the process: log lines, tool results (what the model sees),
+// transcript lines and stdout frames. Values under 8 characters are not treated as secrets (false positives).
+
+export const REDACTED = '[REDACTED]';
+
+/** Replaces each secret (8+ chars) in `s`, raw and in its JSON-escaped form. */
+export function scrubSecrets(s: string, secrets: readonly string[]): string {
+  let out = s;
+  for (const secret of secrets) {
+    if (secret.length < 8) continue;
+    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    // Also the JSON-escaped form, in case a secret holds characters JSON escapes.
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret && out.includes(escaped)) out = out.split(escaped).join(REDACTED);
+  }
+  return out;
+}
+
+export type Redact = (s: string) => string;
+
+const identity: Redact = (s) => s;
+
+/** A redaction function for these secrets; the identity (no cost at all) when there are none. */
+export function createRedactor(secrets: readonly string[]): Redact {
+  const raw = secrets.filter((s) => s.length >= 8);
+  // Each secret as written and JSON-escaped, computed once: the check runs on every outgoing line.
+  const needles = [...new Set([...raw, ...raw.map((x) => JSON.stringify(x).slice(1, -1))])];
+  if (needles.length === 0) return identity;
+  return (s) => {
+    let out = s;
+    for (const n of needles) if (out.includes(n)) out = out.split(n).join(REDACTED);
+    return out;
+  };
+}
