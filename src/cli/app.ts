@@ -29,12 +29,6 @@ import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
-import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
-import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
-import { withRunTag } from '../tools/process-groups.js';
-import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
-import type { BackgroundRegistry } from '../tools/tool.js';
-import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
@@ -45,6 +39,8 @@ import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } f
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
+import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
+import { setUpTools } from './app-tools.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
@@ -120,33 +116,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
-  // those that left their process group (setsid) too.
-  const runTag = newUuid().replaceAll('-', '');
-  const childEnvSource = withRunTag(io.env, runTag);
-  const tracker = new ProcessGroupTracker({ runTag });
-  // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
-  // of them, and the session waits for them before its first turn.
-  let background: BackgroundRegistry = new EmptyBackgroundRegistry();
-  // The second wall behind the shell analyser (tools/sandbox): detected on first use, not at start-up.
-  const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
-  if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
-  const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox });
-  const tools = new ToolRegistry([]);
-  let loadTools!: () => void;
-  const toolsReady = new Promise<void>((resolve) => {
-    loadTools = () => resolve();
-  }).then(() => import('../tools/lazy-entry.js')).then((m) => {
-    background = m.createBackgroundRegistry();
-    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools, removed: opts.disallowedTools.filter((r) => !r.includes('(')) });
-    // StructuredOutput may already be registered (from --json-schema); the built-ins go in front of it.
-    const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
-    for (const n of tools.names()) tools.remove(n);
-    for (const t of [...selected, ...extra]) tools.add(t);
-    // The shell parser (WASM, several MiB) loads when the first command must be judged, not before.
-  });
-  if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir);
 
   let resolveExit!: (code: number) => void;
   const exit = new Promise<number>((r) => {
@@ -406,7 +376,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       client.closeAll(reason.kind);
       session.abortAll(reason);
       void (async () => {
-        await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background.killAll()]), new Promise((r) => setTimeout(r, 2500))]);
+        await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
         await finish(code, 'other');
       })();
     },
@@ -446,7 +416,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     session.endOfInput();
     await session.done();
     // No tool process outlives the daemon: stopped calls may still be inside their kill grace period.
-    await Promise.all([background.killAll(), tracker.killAll(2000)]);
+    await Promise.all([background().killAll(), tracker.killAll(2000)]);
     if (shuttingDown) return;
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');

@@ -266,7 +266,7 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
   };
 }
 
-/** One-shot mode (-p, or text input) with no prompt argument: the prompt must come from stdin. */
-export function needsPromptFromStdin(opts: Pick<CliOptions, 'print' | 'inputFormat' | 'prompt'>): boolean {
-  return (opts.print || opts.inputFormat === 'text') && opts.prompt === undefined;
+/** One-shot mode (text input, with or without -p) with no prompt argument: the prompt must come from stdin. */
+export function needsPromptFromStdin(opts: Pick<CliOptions, 'inputFormat' | 'prompt'>): boolean {
+  return opts.inputFormat === 'text' && opts.prompt === undefined;
 }

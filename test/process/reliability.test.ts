@@ -89,9 +89,13 @@ describe('-p with --input-format stream-json', () => {
       const d = startDaemon({ args: ['-p', '--input-format', 'stream-json', '--output-format', format, '--scenario', 'builtin:echo'] });
       d.endInput();
       expect((await d.exited).code).toBe(2);
-      expect(d.tap.frames.map((f) => [f['type'], f['startup_failure_reason'], f['errors']])).toEqual([
-        ['result', 'invalid_flag_value', ['--input-format stream-json requires --output-format stream-json.']],
-      ]);
+      // One start-up error form per output format: text → one human line on stderr; json → one zeroed result.
+      const message = '--input-format stream-json requires --output-format stream-json.';
+      if (format === 'text') {
+        expect([d.tap.frames, d.stderr().trim().split('\n').filter((l) => l.startsWith('agentd: '))]).toEqual([[], [`agentd: ${message}`]]);
+      } else {
+        expect(d.tap.frames.map((f) => [f['type'], f['startup_failure_reason'], f['errors']])).toEqual([['result', 'invalid_flag_value', [message]]]);
+      }
     }
   });
 

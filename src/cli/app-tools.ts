@@ -1,0 +1,58 @@
+// The tool side of the composition root: the run tag every child process carries, the process-group tracker,
+// the read-only sandbox, the tool environment and the registry whose built-ins load in the background.
+import { homedir } from 'node:os';
+import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
+import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import { withRunTag } from '../tools/process-groups.js';
+import { ToolRegistry, selectTools } from '../tools/registry.js';
+import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
+import type { BackgroundRegistry, ToolEnvironment } from '../tools/tool.js';
+import { newUuid } from '../util/ids.js';
+import type { AppIO } from './app.js';
+import { type CliOptions, StartupError } from './options.js';
+
+export interface ToolSetup {
+  tools: ToolRegistry;
+  toolEnv: ToolEnvironment;
+  tracker: ProcessGroupTracker;
+  /** Resolves once the built-in tools are registered (after loadTools()). */
+  toolsReady: Promise<void>;
+  loadTools: () => void;
+  /** The background-shell registry (an empty one until the tools have loaded). */
+  background: () => BackgroundRegistry;
+  /** The environment child processes start from: agentd's own, plus this run's tag. */
+  childEnvSource: NodeJS.ProcessEnv;
+  readOnlySandbox: ReadOnlySandbox;
+}
+
+export function setUpTools(opts: CliOptions, io: AppIO, configDir: string): ToolSetup {
+  const logger = io.logger;
+  // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
+  // those that left their process group (setsid) too.
+  const runTag = newUuid().replaceAll('-', '');
+  const childEnvSource = withRunTag(io.env, runTag);
+  const tracker = new ProcessGroupTracker({ runTag });
+  // The tool implementations (and execa, tree-sitter, globbing) load in the background: `initialize` needs none
+  // of them, and the session waits for them before its first turn.
+  let background: BackgroundRegistry = new EmptyBackgroundRegistry();
+  // The second wall behind the shell analyser (tools/sandbox): detected on first use, not at start-up.
+  const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
+  if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
+  const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox });
+  const tools = new ToolRegistry([]);
+  let loadTools!: () => void;
+  const toolsReady = new Promise<void>((resolve) => {
+    loadTools = () => resolve();
+  }).then(() => import('../tools/lazy-entry.js')).then((m) => {
+    background = m.createBackgroundRegistry();
+    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools, removed: opts.disallowedTools.filter((r) => !r.includes('(')) });
+    // StructuredOutput may already be registered (from --json-schema); the built-ins go in front of it.
+    const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
+    for (const n of tools.names()) tools.remove(n);
+    for (const t of [...selected, ...extra]) tools.add(t);
+    // The shell parser (WASM, several MiB) loads when the first command must be judged, not before.
+  });
+  if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
+  return { tools, toolEnv, tracker, toolsReady, loadTools, background: () => background, childEnvSource, readOnlySandbox };
+}
