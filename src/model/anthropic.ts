@@ -46,19 +46,19 @@ export class AnthropicModelClient implements ModelClient {
     const sdk = await sdkPromise;
     // node:http/https (and tls) are loaded here, with the first model call, not at start-up (initialize).
     const http = await import('./http-fetch.js');
-    // The SDK takes one credential (it throws when given both). With both variables set, Claude Code sends
-    // both: the API key as x-api-key and the token as Authorization: Bearer (checked against 2.1.330), and the
-    // endpoint decides. So does agentd: the token goes to the SDK, the key rides as a default header.
-    const both = this.opts.apiKey !== undefined && this.opts.authToken !== undefined;
+    // An API key is sent as Claude Code sends it, `x-api-key` (the SDK would send `Authorization: Bearer`, which
+    // gateways and proxies that check x-api-key refuse); a token as `Authorization: Bearer`. With both variables
+    // set, Claude Code sends both (checked against 2.1.330) and the endpoint decides; so does agentd. The SDK
+    // gets only the token: the key rides as a default header.
     let client: InstanceType<SdkModule['default']>;
     try {
       client = new sdk.default({
-        apiKey: both ? null : (this.opts.apiKey ?? null),
+        apiKey: null,
         authToken: this.opts.authToken ?? null,
         ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}),
         maxRetries: 0,
         timeout: this.opts.timeoutMs,
-        defaultHeaders: both ? { ...this.opts.headers, 'x-api-key': this.opts.apiKey as string } : this.opts.headers,
+        defaultHeaders: this.opts.apiKey !== undefined ? { ...this.opts.headers, 'x-api-key': this.opts.apiKey } : this.opts.headers,
         fetch: http.createHttpFetch(),
       });
     } catch (err) {

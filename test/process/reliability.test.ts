@@ -180,6 +180,20 @@ describe('command hook exit codes (0 ok, 2 block with stderr, other = non-blocki
 });
 
 describe('ANTHROPIC_API_KEY and ANTHROPIC_AUTH_TOKEN both set', () => {
+  it('an API key alone goes as x-api-key, as Claude Code sends it (the SDK would send Authorization: Bearer)', async () => {
+    const server = await startLoopbackServer({ rules: [{ reply: { content: [{ type: 'text', text: 'hello' }] } }] });
+    try {
+      const d = startDaemon({ env: baseEnv({ ANTHROPIC_API_KEY: 'sk-test-key-000000', ANTHROPIC_BASE_URL: server.url }) });
+      d.send(initializeFrame());
+      d.send(userFrame('hi'));
+      d.endInput();
+      expect((await d.exited).code).toBe(0);
+      expect(server.requests.map((r) => [r.headers['x-api-key'], r.headers['authorization']])).toEqual([['sk-test-key-000000', undefined]]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('one request with both credentials, as Claude Code sends them (x-api-key and Authorization: Bearer), no retries', async () => {
     const server = await startLoopbackServer({ rules: [{ reply: { content: [{ type: 'text', text: 'hello' }] } }] });
     try {
