@@ -5,7 +5,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
-import { findOnPath } from '../../src/cli/subcommands/doctor.js';
+import { findOnPath } from '../../src/util/find-on-path.js';
 
 // `test -w` asks the kernel: false on the sandbox's read-only bind, true for the owner outside it.
 const COMMAND = 'cat notes.txt && test -w notes.txt || echo read-only-mount';

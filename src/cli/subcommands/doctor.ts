@@ -1,7 +1,7 @@
 // `agentd doctor`: checks what a working agentd needs, locally. The endpoint is contacted only when asked
 // (--check-endpoint), with a short timeout. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PROTOCOL_LEVEL } from '../../../protocol/src/index.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
@@ -10,6 +10,7 @@ import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
 import { settingsLayers } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
+import { findOnPath } from '../../util/find-on-path.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 export interface Check {
@@ -26,20 +27,6 @@ export function nodeCheck(version: string, execPath: string): Check {
   return major >= MIN_NODE_MAJOR
     ? { name: 'Node.js', status: 'ok', detail: `${version} (${execPath})` }
     : { name: 'Node.js', status: 'fail', detail: `${version} (${execPath}): agentd needs Node ${MIN_NODE_MAJOR} or newer` };
-}
-
-export function findOnPath(name: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 function ripgrepCheck(env: SubcommandIO['env']): Check {

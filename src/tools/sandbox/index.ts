@@ -2,11 +2,10 @@
 // Detection runs once, lazily (the first read-only command, `doctor`, or the permission layer under
 // `required`), and is cached: a `bwrap` on PATH is not enough (user namespaces may be disabled, a container's
 // seccomp profile may forbid mounts), so detection runs the real argv on `true` and needs exit 0.
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import { type BwrapFeatures, bubblewrapJail } from './bubblewrap.js';
 import { type JailScope, type Jailer, READ_ONLY_SANDBOX_POLICIES, type ReadOnlySandbox, type ReadOnlySandboxPolicy, type SandboxStatus } from './types.js';
+import { findOnPath } from '../../util/find-on-path.js';
 
 export * from './types.js';
 export { bwrapArgs } from './bubblewrap.js';
@@ -19,20 +18,6 @@ export function parseReadOnlySandboxPolicy(v: string | undefined): { ok: true; p
   if (s === '') return { ok: true, policy: 'auto' };
   const p = READ_ONLY_SANDBOX_POLICIES.find((x) => x === s);
   return p ? { ok: true, policy: p } : { ok: false, message: `AGENTD_READONLY_SANDBOX must be one of ${READ_ONLY_SANDBOX_POLICIES.join(', ')} (got ${JSON.stringify(s)})` };
-}
-
-function findOnPath(name: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** Runs the jail's argv on `true`: the sandbox works when that exits 0 (a bwrap without `--size`: retried without). */
