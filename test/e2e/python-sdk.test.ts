@@ -6,12 +6,13 @@
 // SDK MCP servers (in-process `type: "sdk"` servers) belong to the MCP issue and are not exercised here.
 // A missing python3, vendored SDK or package index fails these tests with the reason; they never skip.
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import type { ModelRequest } from '../../src/model/types.js';
+import { recordedRequests } from '../support/sdk-run.js';
 import { AGENTD, ROOT, baseEnv, tempDir } from '../support/daemon.js';
 
 const SCENARIOS: Record<string, Scenario> = {
@@ -80,13 +81,7 @@ function world(scenario: Scenario): World {
     // Real path: agentd reports (and keys sessions by) its resolved working directory.
     cwd: realpathSync(tempDir('agentd-py-ws-')),
     env: baseEnv({ AGENTD_SCENARIO: scenarioPath, AGENTD_SCENARIO_RECORD: recordPath }),
-    requests: () =>
-      existsSync(recordPath)
-        ? readFileSync(recordPath, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as ModelRequest)
-        : [],
+    requests: () => recordedRequests(recordPath),
   };
 }
 

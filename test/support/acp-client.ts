@@ -15,12 +15,13 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import type { ModelRequest } from '../../src/model/types.js';
+import { recordedRequests } from './sdk-run.js';
 import { AGENTD, baseEnv, tempDir } from './daemon.js';
 
 const require = createRequire(import.meta.url);
@@ -111,13 +112,7 @@ export function acpWorld(
   return {
     cwd,
     env,
-    requests: () =>
-      existsSync(recordPath)
-        ? readFileSync(recordPath, 'utf8')
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as ModelRequest)
-        : [],
+    requests: () => recordedRequests(recordPath),
     start: () => startAcp(adapter, cwd, env),
   };
 }

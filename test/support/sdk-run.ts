@@ -31,16 +31,18 @@ export function scriptedRun(scenario: Scenario, opts: { cwd?: string; env?: Reco
     home: env['HOME'] as string,
     env,
     taps,
-    requests: () =>
-      existsSync(recordPath)
-        ? readFileSync(recordPath, 'utf8')
-            .trim()
-            .split('\n')
-            .filter(Boolean)
-            .map((l) => JSON.parse(l) as ModelRequest)
-        : [],
+    requests: () => recordedRequests(recordPath),
     options: (extra = {}) => ({ pathToClaudeCodeExecutable: AGENTD, cwd, env, spawnClaudeCodeProcess: tappedSpawner(taps), ...extra }),
   };
+}
+
+/** The requests the scripted model recorded (AGENTD_SCENARIO_RECORD), in order; none when it recorded nothing. */
+export function recordedRequests(recordPath: string): ModelRequest[] {
+  if (!existsSync(recordPath)) return [];
+  return readFileSync(recordPath, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as ModelRequest);
 }
 
 export async function collect(q: AsyncIterable<SDKMessage>, onMessage?: (m: SDKMessage) => void | Promise<void>): Promise<SDKMessage[]> {
