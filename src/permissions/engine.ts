@@ -116,7 +116,7 @@ function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: F
     return [whole];
   }
   const c = f.command;
-  if (!c || !c.ok || c.segments.length === 0) return undefined;
+  if (!c || !c.ok || c.segments.length === 0 || c.mayHideProgram) return undefined;
   const used: PermissionRule[] = [];
   for (const seg of c.segments) {
     if (!seg.coverable) return undefined;
@@ -171,6 +171,19 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   const denyRule = d.rules.byBehavior('deny').find((r) => applies(r, d, f, 'any'));
   if (denyRule) {
     return { behavior: 'deny', decidedBy: `rule:${describeRule(denyRule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied by the rule ${formatRule(denyRule)} (${denyRule.source}).` };
+  }
+  // A command that may run a program no segment names cannot be shown not to run a denied one ("deny beats
+  // bypass" must hold for `X=rm; $X …`, `${y@P}`, `source f`…).
+  if (f.subject.kind === 'command' && (f.command?.mayHideProgram ?? !f.command?.ok)) {
+    const bashDeny = d.rules.byBehavior('deny').find((r) => r.ruleContent !== undefined && ruleNamesTool(r, d.tool.name, 'command'));
+    if (bashDeny) {
+      return {
+        behavior: 'deny',
+        decidedBy: `rule:${describeRule(bashDeny)}`,
+        reasonType: 'rule',
+        message: `Permission to use ${f.callText} has been denied: what it runs cannot be seen before it runs (${f.command?.reasons[0] ?? 'hidden program'}), so it may run a program the rule ${formatRule(bashDeny)} (${bashDeny.source}) denies.`,
+      };
+    }
   }
   if (d.hook?.behavior === 'deny') {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };

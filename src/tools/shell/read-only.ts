@@ -432,6 +432,8 @@ const GIT_SUB_WITH_VERB: Record<string, Record<string, GitSub>> = {
   reflog: { show: GIT_SUBS['log'] as GitSub },
 };
 
+const OPTIONAL_COMMIT = new Set(['--contains', '--no-contains', '--merged', '--no-merged', '--points-at']);
+
 const wordsOf = (s: string | undefined): Set<string> => new Set((s ?? '').split(/\s+/).filter(Boolean));
 
 function judgeGitSub(name: string, sub: GitSub, args: readonly string[], base: string | undefined): Judgement {
@@ -458,6 +460,8 @@ function judgeGitSub(name: string, sub: GitSub, args: readonly string[], base: s
     }
     if (flags.has(a)) {
       opts.push(a);
+      // --contains/--merged/--points-at & co. take an optional commit as the next word.
+      if (OPTIONAL_COMMIT.has(a) && i + 1 < args.length && !(args[i + 1] as string).startsWith('-')) i++;
       continue;
     }
     const eq = a.indexOf('=');

@@ -148,7 +148,9 @@ class Walker {
   private nested(node: SyntaxNode): void {
     for (const c of node.children) {
       if (REDIRECTS.has(c.type)) this.inRedirect(c);
-      else this.children(c);
+      // The words themselves are walked too: an expansion or arithmetic as a whole word must be seen.
+      else if (c.type === 'variable_assignment' || c.type === 'variable_name' || !c.isNamed) this.children(c);
+      else this.walk(c);
     }
   }
 

@@ -167,10 +167,11 @@ const STEPS: Record<string, (args: Word[]) => Step> = {
     const split = opt(p, '-S', '--split-string');
     const chdir = opt(p, '-C', '--chdir') !== undefined;
     if (typeof split === 'string') {
-      // env -S splits by its own rules (${VAR} expansion, escapes, comments): only a plain string is parsed as
-      // code we can trust; either way env -S is never a read-only wrapper.
+      // env -S splits by its own rules (${VAR} expansion, escapes, comments), not the shell's: the string is
+      // parsed as shell code so deny rules still see the program it most likely names, but the segment is
+      // opaque (never read-only, never covered by an allow rule).
       const code = { text: [split, ...rest.map((w) => shellQuote(w.value))].join(' '), dynamic: rest.some((w) => w.dynamic) };
-      return { kind: 'code', code, opaque: /[$\\'"#]/.test(split) };
+      return { kind: 'code', code, opaque: true };
     }
     return rest.length ? { kind: 'words', words: rest, assignments, chdir } : NONE;
   },
