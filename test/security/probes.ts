@@ -29,7 +29,11 @@ export interface Probe {
   hook?: HookPermissionDecision;
   /** --add-dir directories. */
   addDirs?: string[];
-  expect: 'denied' | 'allowed';
+  /**
+   * `denied`: refused without asking anyone (a deny rule, a hook's deny, plan or dontAsk mode); `asked`: the host
+   * is asked (and the harness refuses); `allowed`: runs without asking (controls).
+   */
+  expect: 'denied' | 'asked' | 'allowed';
   /** When several steps could deny, the one that must (a prefix of the verdict's decidedBy). */
   by?: string;
 }
@@ -89,8 +93,16 @@ const LONG = 'a'.repeat(100_001);
 
 type Opts = Omit<Probe, 'category' | 'name' | 'tool' | 'input' | 'expect'> & { expect?: Probe['expect'] };
 
+/**
+ * The refusal a safe layer gives when a probe does not say: `denied` where a deny rule, a hook's deny, plan or
+ * dontAsk mode is in play (they refuse without asking), `asked` everywhere else (the host decides).
+ */
+function refusal(o: Opts): Probe['expect'] {
+  return o.deny || o.hook?.behavior === 'deny' || o.mode === 'plan' || o.mode === 'dontAsk' ? 'denied' : 'asked';
+}
+
 function shell(name: string, command: string, o: Opts = {}): Probe {
-  return { category: 'shell', name, tool: 'Bash', input: { command }, expect: 'denied', ...o };
+  return { category: 'shell', name, tool: 'Bash', input: { command }, expect: refusal(o), ...o };
 }
 
 /** Shell probes: allow-rule bypasses (chains, substitutions, wrappers, quoting, redirects…) and deny rules that must hold. */
@@ -234,7 +246,7 @@ export function shellProbes(fx: Fixture): Probe[] {
 }
 
 function call(category: Category, name: string, tool: ToolName, input: Record<string, unknown>, o: Opts = {}): Probe {
-  return { category, name, tool, input, expect: 'denied', ...o };
+  return { category, name, tool, input, expect: refusal(o), ...o };
 }
 
 const read = (file_path: string): Record<string, unknown> => ({ file_path });
@@ -313,7 +325,7 @@ export function pathProbes(fx: Fixture): Probe[] {
 export function acceptEditsProbes(fx: Fixture): Probe[] {
   const p = (rel: string): string => `${fx.project}/${rel}`; // not join(): keep `..` and `./` as written
   const o: Opts = { mode: 'acceptEdits', addDirs: [fx.extra] };
-  const ae = (name: string, tool: ToolName, input: Record<string, unknown>, expect: Probe['expect'] = 'denied'): Probe =>
+  const ae = (name: string, tool: ToolName, input: Record<string, unknown>, expect: Probe['expect'] = 'asked'): Probe =>
     call('acceptEdits', name, tool, input, { ...o, expect });
   return [
     ae('Write: absolute path outside', 'Write', write('/etc/agentd-probe')),

@@ -55,6 +55,7 @@ const HIDDEN_PROGRAMS = new Set(['source', '.', 'enable']);
 /** Builtins that take variable names, where a subscript (`a[$(cmd)]`) is evaluated. */
 const NAME_TAKERS = new Set(['read', 'mapfile', 'readarray', 'getopts', 'wait', 'printf', 'test', '[', 'unset', 'declare', 'typeset', 'local', 'export', 'readonly', 'printf']);
 const CD = new Set(['cd', 'pushd', 'popd']);
+const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'case', 'esac', 'while', 'until', 'for', 'in', 'function', 'select', ']]', '((', '))', 'time', 'coproc']);
 
 /** Why these words hide a program or evaluate code (undefined: they do not). */
 function hiddenBy(argv: readonly Word[]): string | undefined {
@@ -64,6 +65,8 @@ function hiddenBy(argv: readonly Word[]): string | undefined {
   const name = first.value.slice(first.value.lastIndexOf('/') + 1);
   const args = argv.slice(1);
   if (HIDDEN_PROGRAMS.has(name)) return REASONS.hidden;
+  // A reserved word as a program name means the grammar misread a compound command (`time { rm x; }`).
+  if (RESERVED.has(first.value)) return REASONS.parser;
   // hash -p PATH NAME makes NAME run PATH; alias NAME=CODE (with expand_aliases) makes NAME run CODE.
   if (name === 'hash') return args.some((w) => w.dynamic || /^-[a-zA-Z]*p/.test(w.value)) ? REASONS.hidden : undefined;
   if (name === 'alias') return args.some((w) => w.dynamic || w.value.includes('=')) ? REASONS.hidden : undefined;
