@@ -35,10 +35,11 @@ async function outcomeOf(p: Probe): Promise<{ outcome: Outcome; verdict: Permiss
     asked = true;
   });
   const outcome: Outcome = verdict.behavior === 'allow' ? 'allowed' : asked ? 'asked' : 'denied';
-  return { outcome, verdict };
+  // What decided to ask (a rule, a mode, a hook): the same call with nobody to ask names it in decidedBy.
+  return { outcome, verdict: asked ? await verdictOf(p, undefined) : verdict };
 }
 
-async function verdictOf(p: Probe, onAsk: () => void = () => undefined): Promise<PermissionVerdict> {
+async function verdictOf(p: Probe, onAsk: (() => void) | undefined): Promise<PermissionVerdict> {
   const rules = new RuleSet();
   const invalid: string[] = [];
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
@@ -51,7 +52,7 @@ async function verdictOf(p: Probe, onAsk: () => void = () => undefined): Promise
     rules,
     getMode: () => p.mode ?? 'default',
     analyzer: shellAnalyzer,
-    prompter: {
+    prompter: onAsk && {
       ask: async () => {
         onAsk();
         return { behavior: 'deny', message: 'refused by the probe host' };
