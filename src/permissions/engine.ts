@@ -14,6 +14,8 @@ import {
   type CommandAnalyzer,
   type CommandSegments,
   bashContentMatches,
+  pathPattern,
+  pathRuleMatches,
   pathRuleMatchesBoth,
   pathRuleMatchesEither,
   ruleNamesTool,
@@ -257,6 +259,29 @@ function commandPathOutside(d: DecisionInput, f: Facts): string | undefined {
   return undefined;
 }
 
+/**
+ * Read deny rules against what a read-only command reads (stopgap on the shell side; the permission side of
+ * read deny rules is being reworked separately): a read path a Read deny rule matches, or a directory that
+ * holds denied files (a recursive read would reach them), means the command is not auto-approved.
+ */
+function commandReadDenied(d: DecisionInput, f: Facts): string | undefined {
+  const denies = d.rules.byBehavior('deny').filter((r) => r.toolName === 'Read' && r.ruleContent !== undefined);
+  if (!denies.length) return undefined;
+  if (f.command?.changesDirectory) return d.shared.cwd;
+  for (const seg of f.command?.segments ?? []) {
+    for (const cand of seg.readPaths ?? seg.paths) {
+      const p = resolveToolPath(cand, d.shared.cwd);
+      for (const r of denies) {
+        if (pathRuleMatches(r, p.asWritten, d.shared.cwd) || pathRuleMatches(r, p.real, d.shared.cwd)) return p.real;
+        // The denied pattern's fixed part lies under this path: reading the directory may reach it.
+        const fixed = pathPattern(r.ruleContent as string, r.baseDir, d.shared.cwd).split(/[*?[{]/)[0] as string;
+        for (const form of [p.asWritten, p.real]) if (fixed.startsWith(`${form.replace(/\/+$/, '')}/`) || fixed === form) return p.real;
+      }
+    }
+  }
+  return undefined;
+}
+
 function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType, reason: string) => Decision, pinned: { pinnedRealPath?: string }): Decision {
   const s = f.subject;
   let readOnly = false;
@@ -279,6 +304,8 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
     }
     case 'command':
       if (f.command?.ok && f.command.readOnly) {
+        const denied = commandReadDenied(d, f);
+        if (denied) return ask('readDeny', 'rule', `${denied} is or holds a path a Read deny rule covers.`);
         const outside = commandPathOutside(d, f);
         if (outside) return { ...(ask('workingDir', 'workingDir', `${outside} is outside the working directories.`) as Extract<Decision, { behavior: 'ask' }>), blockedPath: outside };
         return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults' };

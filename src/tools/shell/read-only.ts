@@ -494,9 +494,11 @@ function judgeGitSub(name: string, sub: GitSub, args: readonly string[], base: s
     return UNKNOWN(`git ${name}: option ${a} is not known to be read-only`);
   }
   const why = sub.check?.(opts, operands);
-  // Operands are revisions or paths; those that are paths are read (relative to -C's directory).
+  // Operands are revisions or paths; those that are paths are read (relative to -C's directory). grep, diff
+  // and blame also read files of the working tree that no operand names.
   const prefix = base === undefined ? '' : `${base.replace(/\/+$/, '')}/`;
-  const paths = [...readPaths, ...operands].map((p) => (p.startsWith('/') ? p : prefix + p));
+  const worktree = ['grep', 'diff', 'blame', 'annotate', 'stash show'].includes(name) ? ['.'] : [];
+  const paths = [...readPaths, ...operands, ...worktree].map((p) => (p.startsWith('/') ? p : prefix + p));
   if (base !== undefined) paths.unshift(base);
   return why ? { readOnly: false, why, readPaths: paths, known: true } : { readOnly: true, readPaths: paths, known: true };
 }
@@ -513,7 +515,9 @@ function judgeGit(args: readonly string[]): Judgement {
       if (dir === undefined) return UNKNOWN('git -C needs a directory');
       base = base === undefined || dir.startsWith('/') ? dir : `${base}/${dir}`;
       i++;
-      continue;
+      // Another directory may be (or hold) a repository whose config the model wrote (fsmonitor, gpg.program,
+      // pager…): git -C is never read-only.
+      return { readOnly: false, why: 'git -C may use a repository whose configuration runs programs', readPaths: [base], known: false };
     }
     return { readOnly: false, why: `git ${a.split('=')[0] ?? a} can point git at other configuration or programs`, readPaths: base ? [base] : [], known: false };
   }
