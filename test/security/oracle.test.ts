@@ -10,7 +10,7 @@ import { RuleSet, rulesFrom } from '../../src/permissions/rules.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import { type CanaryTree, commandLine, makeCanaryTree, runApproved } from './oracle.js';
 
-const RUNS = Number(process.env['AGENTD_FUZZ_RUNS'] ?? 250);
+const RUNS = Number(process.env['AGENTD_FUZZ_RUNS'] ?? 500);
 const SEED = Number(process.env['AGENTD_FUZZ_SEED'] ?? 9_2026);
 
 const trees: CanaryTree[] = [];
