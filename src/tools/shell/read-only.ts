@@ -161,7 +161,7 @@ const SPECS: Record<string, Spec> = {
   grep: {
     // -R follows every symbolic link while recursing (out of the project); -r does not.
     g: grammar({
-      short: 'abchilnoqrsuvwxyzEFGHIUVZ# R! e:m:A:B:C:d:D: f:@ X!',
+      short: 'abchilnoqrsuvwxyzEFGHIUVZ# R! e:m:A:B:C:d:D: f:@ X:!',
       long:
         'extended-regexp fixed-strings fixed-regexp basic-regexp perl-regexp regexp: file:@ ignore-case no-ignore-case word-regexp ' +
         'line-regexp null-data no-messages invert-match max-count: byte-offset line-number line-buffered with-filename no-filename ' +
@@ -173,7 +173,7 @@ const SPECS: Record<string, Spec> = {
   },
   sort: {
     g: grammar({
-      short: 'bcdfghimnrsuzCMRV k:t:y:S: o!T!',
+      short: 'bcdfghimnrsuzCMRV k:t:y:S: o:!T:!',
       long:
         'ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort ' +
         'numeric-sort random-sort random-source:@ reverse sort: version-sort batch-size: check:: compress-program:! debug files0-from:@ ' +
@@ -188,18 +188,18 @@ const SPECS: Record<string, Spec> = {
     check: (p) => (p.operands.length > 1 ? 'uniq writes its second operand' : undefined),
   },
   date: {
-    g: grammar({ short: 'uR I:: d: f:@r:@ s!', long: `date: debug file:@ iso-8601:: resolution rfc-email rfc-822 rfc-2822 rfc-3339: reference:@ set:! utc universal ${HV}` }),
+    g: grammar({ short: 'uR I:: d: f:@r:@ s:!', long: `date: debug file:@ iso-8601:: resolution rfc-email rfc-822 rfc-2822 rfc-3339: reference:@ set:! utc universal ${HV}` }),
     operands: 'text',
     // An operand that is not +FORMAT sets the clock.
     check: (p) => (p.operands.every((o) => o.startsWith('+')) ? undefined : 'date with a date operand sets the clock'),
   },
   hostname: {
-    g: grammar({ short: 'adfhisyAIV b!F!', long: `alias all-fqdns boot! domain fqdn long file:! ip-address all-ip-addresses short yp nis ${HV}` }),
+    g: grammar({ short: 'adfhisyAIV b!F:!', long: `alias all-fqdns boot! domain fqdn long file:! ip-address all-ip-addresses short yp nis ${HV}` }),
     operands: 'none',
   },
   env: {
     // As a command of its own (no program operand; with one it is a wrapper): prints the environment.
-    g: grammar({ short: 'i0v u: C!S!', long: `ignore-environment null unset: chdir:! split-string:! block-signal:: default-signal:: ignore-signal:: list-signal-handling debug ${HV}`, permute: false }),
+    g: grammar({ short: 'i0v u: C:!S:!', long: `ignore-environment null unset: chdir:! split-string:! block-signal:: default-signal:: ignore-signal:: list-signal-handling debug ${HV}`, permute: false }),
     operands: 'none',
   },
   md5sum: { g: grammar({ short: 'btwz c!', long: SUMS }), operands: 'paths' },
