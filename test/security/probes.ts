@@ -412,6 +412,8 @@ export function shellFamilyProbes(fx: Fixture): Probe[] {
     ['a wrapper option that is not understood', 'timeout --bogus 5 rm -rf src'],
     ['trap with a dynamic action', 'X="rm -rf src"; trap "$X" EXIT'],
     ['set -x with PS4', "PS4='$(rm -rf src)'; set -x; ls"],
+    ['an exported function through env', "env 'BASH_FUNC_ls%%=() { rm -rf src; }' bash -c ls"],
+    ['an exported function through env -i', "env -i 'BASH_FUNC_ls%%=() { rm -rf src; }' bash -c ls"],
   ];
   const disagreements: Array<[string, string]> = [
     ["<<E'O'F partial quoting", "ls <<E'O'F\nx\nEOF\nrm -rf src\nE'O'F"],

@@ -132,7 +132,8 @@ function expand(parser: Parser, seg: RawSegment, depth: number, st: State, prefi
   };
   if (u.opaque) st.reasons.add(REASONS.hidden);
   const make = (words: readonly Word[], p: Prefix): SimpleCommand => {
-    const hidden = hiddenBy(words) ?? (p.assignments.some((a) => a.dynamic || HIDDEN_ASSIGNMENT.test(a.value)) ? REASONS.hidden : undefined);
+    // A name that is not an identifier (`BASH_FUNC_ls%%=…`, only through env/sudo) is not a plain variable either.
+    const hidden = hiddenBy(words) ?? (p.assignments.some((a) => a.dynamic || HIDDEN_ASSIGNMENT.test(a.value) || !/^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(a.value)) ? REASONS.hidden : undefined);
     if (hidden) st.reasons.add(hidden);
     const opaque = p.opaque || hidden !== undefined;
     st.opaque ||= opaque;

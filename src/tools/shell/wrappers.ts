@@ -86,7 +86,11 @@ const G = {
   ionice: grammar({ short: 't c: n: p: P: u:', long: 'class: classdata: pid: pgid: ignore uid: help version', permute: false }),
 };
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/**
+ * env and sudo take every word with `=` before the command as a variable (not only shell identifiers):
+ * `env 'BASH_FUNC_ls%%=() { …; }' bash -c ls` defines a function bash imports.
+ */
+const ASSIGNMENT = /^[^=]+=/;
 
 /** Single-quotes a word for re-parsing as shell code. */
 export function shellQuote(s: string): string {
