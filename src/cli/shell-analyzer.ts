@@ -65,6 +65,7 @@ export const shellAnalyzer: CommandAnalyzer = {
         paths: [...new Set([...pathCandidates(seg), ...seg.readPaths])],
         readPaths: seg.readPaths,
         readsKnown: seg.readsKnown,
+        writePaths: seg.writePaths,
       };
     });
     // Opaque: something runs that the segments do not show (shell code from stdin, heredocs, dynamic program

@@ -24,6 +24,8 @@ export interface CommandSegment {
   readPaths?: string[];
   /** The grammar understood every word, so readPaths is complete (false: an unknown program may read anything). */
   readsKnown?: boolean;
+  /** Paths it writes as far as the analyser sees (output redirects, `sort -o F`, `uniq IN OUT`, `git --output=F`…). */
+  writePaths?: string[];
 }
 
 /** The shell analysis the permission engine needs (implemented over tools/shell by the composition root). */

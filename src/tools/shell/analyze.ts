@@ -151,6 +151,7 @@ function expand(parser: Parser, seg: RawSegment, depth: number, st: State, prefi
       opaque,
       chdir: p.chdir,
       readPaths: [...inputs, ...(judged?.readPaths ?? [])],
+      writePaths: [...p.redirects.filter((r) => r.kind === 'write' && r.target !== null && touchesFile(r)).map((r) => r.target as string), ...(judged?.writePaths ?? [])],
       readsKnown: (judged?.known ?? words.length === 0) && !p.chdir && !p.redirects.some((r) => r.kind === 'read' && r.target === null),
       text: seg.text,
     };

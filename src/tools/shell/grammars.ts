@@ -146,11 +146,11 @@ export const SPECS: Record<string, Spec> = {
   },
   sort: {
     g: grammar({
-      short: 'bcdfghimnrsuzCMRV k:t:y:S: o:!T:!',
+      short: 'bcdfghimnrsuzCMRV k:t:y:S: o:>T:>',
       long:
         'ignore-leading-blanks dictionary-order ignore-case general-numeric-sort ignore-nonprinting month-sort human-numeric-sort ' +
         'numeric-sort random-sort random-source:@ reverse sort: version-sort batch-size: check:: compress-program:! debug files0-from:@ ' +
-        `key: merge output:! stable buffer-size: field-separator: temporary-directory:! parallel: unique zero-terminated ${HV}`,
+        `key: merge output:> stable buffer-size: field-separator: temporary-directory:> parallel: unique zero-terminated ${HV}`,
     }),
     operands: 'paths',
   },
@@ -207,8 +207,11 @@ export function judgeSpec(program: string, spec: Spec, args: readonly string[]):
   if (program === 'strings' && args.some((a) => a.startsWith('@'))) return UNKNOWN('strings reads options from an @file');
   const p = parseArgs(args, spec.g);
   if (!p.ok) return UNKNOWN(`${program}: ${p.why}`);
-  const unsafe = p.options.find((o) => o.def.role === 'unsafe');
-  if (unsafe) return { readOnly: false, why: `${program} ${unsafe.def.name} is not read-only`, readPaths: optionPaths(p, program), known: true };
+  const writePaths = p.options.filter((o) => o.def.role === 'write' && o.value !== undefined).map((o) => o.value as string);
+  // uniq's second operand is its output file.
+  if (program === 'uniq' && p.operands[1] !== undefined) writePaths.push(p.operands[1]);
+  const unsafe = p.options.find((o) => o.def.role === 'unsafe' || o.def.role === 'write');
+  if (unsafe) return { readOnly: false, why: `${program} ${unsafe.def.name} is not read-only`, readPaths: optionPaths(p, program), writePaths, known: true };
   let files: string[] = [];
   if (spec.operands === 'paths') files = p.operands;
   else if (spec.operands === 'pattern-paths') {
@@ -220,6 +223,6 @@ export function judgeSpec(program: string, spec: Spec, args: readonly string[]):
   } else if (spec.operands === 'none' && p.operands.length > 0) return UNKNOWN(`${program} takes no operands here`);
   const readPaths = [...optionPaths(p, program), ...files.filter((f) => f !== '-' && f !== '')];
   const why = spec.check?.(p);
-  return why ? { readOnly: false, why, readPaths, known: true } : { readOnly: true, readPaths, known: true };
+  return why ? { readOnly: false, why, readPaths, writePaths, known: true } : { readOnly: true, readPaths, known: true };
 }
 

@@ -10,6 +10,8 @@ export interface Judgement {
   why?: string;
   /** Paths the command reads, as written (relative to its working directory). */
   readPaths: string[];
+  /** Paths the command writes through its options or operands (`sort -o F`, `uniq IN OUT`, `find -fprint F`). */
+  writePaths?: string[];
   /** The grammar understood the whole command line: readPaths is complete as far as words go. */
   known: boolean;
 }

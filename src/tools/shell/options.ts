@@ -12,11 +12,12 @@
 //          optional value (glued only, `-L2`). A `#` means `-NUM` is an option (head -5).
 //   long:  space-separated names; `name:` takes a value (`--name=v` or `--name v`), `name::` an optional one
 //          (`--name=v` only).
-//   After the value marker: `@` the value is a path the program reads, `!` the option is unsafe (it writes,
-//   runs a program, changes the working directory or follows symlinks out): present means "not read-only".
+//   After the value marker: `@` the value is a path the program reads, `>` a path it writes (unsafe), `!` the
+//   option is unsafe (it writes, runs a program, changes the working directory or follows symlinks out):
+//   present means "not read-only".
 
 export type ArgKind = 'none' | 'required' | 'optional';
-export type Role = 'safe' | 'path' | 'unsafe';
+export type Role = 'safe' | 'path' | 'unsafe' | 'write';
 
 export interface OptionDef {
   /** `-x` or `--name` (full name). */
@@ -57,6 +58,9 @@ function marker(spec: string): { base: string; arg: ArgKind; role: Role } {
   if (s.endsWith('@')) {
     role = 'path';
     s = s.slice(0, -1);
+  } else if (s.endsWith('>')) {
+    role = 'write';
+    s = s.slice(0, -1);
   } else if (s.endsWith('!')) {
     role = 'unsafe';
     s = s.slice(0, -1);
@@ -92,7 +96,7 @@ export function grammar(spec: GrammarSpec): Grammar {
       continue;
     }
     let j = i + 1;
-    while (j < s.length && ':@!'.includes(s[j] as string)) j++;
+    while (j < s.length && ':@!>'.includes(s[j] as string)) j++;
     const m = marker(letter + s.slice(i + 1, j));
     short.set(letter, { name: `-${letter}`, arg: m.arg, role: m.role });
     i = j;

@@ -60,7 +60,10 @@ function judgeFind(args: readonly string[]): Judgement {
   const readPaths = starts.length ? [...starts] : ['.'];
   for (; i < args.length; i++) {
     const a = args[i] as string;
-    if (FIND_UNSAFE.has(a)) return { readOnly: false, why: `find ${a} is not read-only`, readPaths, known: true };
+    if (FIND_UNSAFE.has(a)) {
+      const writes = /^-f(print0?|printf|ls)$/.test(a) && args[i + 1] !== undefined ? [args[i + 1] as string] : [];
+      return { readOnly: false, why: `find ${a} is not read-only`, readPaths, writePaths: writes, known: true };
+    }
     if (FIND_NO_ARG.has(a)) continue;
     if (FIND_ONE_ARG.has(a)) {
       if (i + 1 >= args.length) return UNKNOWN(`find ${a} needs a value`);

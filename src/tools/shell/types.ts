@@ -57,6 +57,12 @@ export interface SimpleCommand {
    * the words name. False for unknown programs (`python x.py` may read anything): only redirects are listed.
    */
   readsKnown: boolean;
+  /**
+   * Paths this command writes, as far as the analyser sees: output redirects (`> F`, `>> F`, `&> F`, not
+   * /dev/null), `time -o F`, and write options of known programs (`sort -o F`/`--o=F`/`-T DIR`, `uniq IN OUT`,
+   * `find -fprint F`, `git … --output=F`). For rules such as "writes into .git/ always ask".
+   */
+  writePaths: string[];
   /** The source text of the command (for messages). */
   text: string;
 }

@@ -213,6 +213,7 @@ describe('segment details', () => {
         chdir: false,
         readPaths: [],
         readsKnown: false,
+        writePaths: ['log'],
         text: 'sudo -u root env A=1 B="x y" nice -n 5 rm -rf "my dir"',
       },
     ]);

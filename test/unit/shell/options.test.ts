@@ -74,6 +74,16 @@ describe('what the analysis reports', () => {
     expect(unknown.segments.map((s) => [s.readPaths, s.readsKnown])).toEqual([[['in'], false]]);
   });
 
+  it('lists write paths from output redirects and write options', async () => {
+    const written = async (c: string): Promise<string[][]> => (await analyzeCommand(c)).segments.map((s) => s.writePaths);
+    expect(await written('sort --o=.git/config f && git status')).toEqual([['.git/config'], []]);
+    expect(await written('sort -uo out -T tmp f')).toEqual([['out', 'tmp']]);
+    expect(await written('uniq a b > c 2>/dev/null')).toEqual([['c', 'b']]);
+    expect(await written('find . -fprint list')).toEqual([['list']]);
+    expect(await written('git log --outp=x')).toEqual([['x']]);
+    expect(await written('echo hi >> .git/hooks/pre-commit')).toEqual([['.git/hooks/pre-commit']]);
+  });
+
   it('marks code in values, hidden programs and parser disagreements opaque, and plain expansions not', async () => {
     const opaque = async (c: string): Promise<boolean> => (await analyzeCommand(c)).opaque;
     for (const c of ['ls ${x:=y}', 'ls ${y@P}', 'ls ${!x}', 'ls ${a[0]}', 'ls ${x:1}', 'echo $((x))', 'echo $(($_))', '((x))', 'let x=1', 'declare -i x', 'export A=1', 'a[1]=x', 'X=rm; $X', '"$X" a', 'source f', '. f', 'bash f', 'cat f | sh', 'PATH=. ls', 'env LD_PRELOAD=x ls', 'hash -p /bin/rm ls', 'printf -v x y', "test -v 'a[0]'", "read 'a[0]'", 'sh -c "$X"', 'eval "$X"', 'timeout --bogus 5 ls', "cat <<E'O'F\nx\nE'O'F", 'cat <<\\EOF\nx\nEOF', 'cat <<EOF\nx', 'echo "x', 'time { ls; }', 'bash -l -c ls', 'env -S ls', 'echo x | xargs sh -c', 'find . -exec sh -c {} \\;']) {
