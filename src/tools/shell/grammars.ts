@@ -23,7 +23,7 @@ export const SPECS: Record<string, Spec> = {
     g: grammar({ short: '#bc:fFln:qs:vz', long: `bytes: follow:: lines: max-unchanged-stats: pid: quiet silent retry sleep-interval: verbose zero-terminated -presume-input-pipe ${HV}` }),
     operands: 'paths',
   },
-  wc: { g: grammar({ short: 'clmwL', long: `bytes chars lines files0-from:@ max-line-length words ${HV}` }), operands: 'paths' },
+  wc: { g: grammar({ short: 'clmwL', long: `bytes chars lines files0-from:@ max-line-length words debug ${HV}` }), operands: 'paths' },
   nl: {
     g: grammar({
       short: 'pb:d:f:h:i:l:n:s:v:w:',
@@ -32,7 +32,7 @@ export const SPECS: Record<string, Spec> = {
     operands: 'paths',
   },
   tac: { g: grammar({ short: 'brs:', long: `before regex separator: ${HV}` }), operands: 'paths' },
-  rev: { g: grammar({ short: 'hV0', long: `zero ${HV}` }), operands: 'paths' },
+  rev: { g: grammar({ short: 'hV', long: HV }), operands: 'paths' },
   cut: { g: grammar({ short: 'b:c:d:f:nsz', long: `bytes: characters: delimiter: fields: complement only-delimited output-delimiter: zero-terminated ${HV}` }), operands: 'paths' },
   tr: { g: grammar({ short: 'cdstAC', long: `complement delete squeeze-repeats truncate-set1 ${HV}` }), operands: 'text' },
   fold: { g: grammar({ short: '#bsw:', long: `bytes spaces width: ${HV}` }), operands: 'paths' },
@@ -44,7 +44,7 @@ export const SPECS: Record<string, Spec> = {
       short: 'dehtxJLV c:i:l:n:o:p:r:s:E:H:N:O:R:T:W:',
       long:
         'table table-name: table-order: table-columns: table-columns-limit: table-noextreme: table-noheadings table-header-repeat table-hide: ' +
-        `table-right: table-truncate: table-wrap: table-empty-lines keep-empty-lines json tree: tree-id: tree-parent: output-width: output-separator: separator: fillrows ${HV}`,
+        `table-right: table-truncate: table-wrap: table-empty-lines keep-empty-lines json tree: tree-id: tree-parent: output-width: columns: output-separator: separator: fillrows ${HV}`,
     }),
     operands: 'paths',
   },
@@ -101,7 +101,7 @@ export const SPECS: Record<string, Spec> = {
   id: { g: grammar({ short: 'agnruzGZ', long: `context group groups name real user zero ${HV}` }), operands: 'text' },
   groups: { g: grammar({ long: HV }), operands: 'text' },
   whoami: { g: grammar({ long: HV }), operands: 'none' },
-  uname: { g: grammar({ short: 'aimnoprsv', long: `all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system ${HV}` }), operands: 'none' },
+  uname: { g: grammar({ short: 'aimnoprsv', long: `all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system release sysname ${HV}` }), operands: 'none' },
   nproc: { g: grammar({ long: `all ignore: ${HV}` }), operands: 'none' },
   printenv: { g: grammar({ short: 'i0 u:', long: `null ${HV}` }), operands: 'text' },
   locale: { g: grammar({ short: 'ackmvV', long: 'all-locales charmaps category-name keyword-name verbose help usage version' }), operands: 'text' },
@@ -140,7 +140,7 @@ export const SPECS: Record<string, Spec> = {
         'line-regexp null-data no-messages invert-match max-count: byte-offset line-number line-buffered with-filename no-filename ' +
         'label: only-matching quiet silent binary-files: text directories: devices: recursive dereference-recursive! include: exclude: ' +
         'exclude-from:@ exclude-dir: files-without-match files-with-matches count initial-tab null before-context: after-context: ' +
-        `context: group-separator: no-group-separator color:: colour:: binary ${HV}`,
+        `context: group-separator: no-group-separator color:: colour:: binary unix-byte-offsets ${HV}`,
     }),
     operands: 'pattern-paths',
   },
@@ -182,7 +182,7 @@ export const SPECS: Record<string, Spec> = {
   sha384sum: { g: grammar({ short: 'btwz c!', long: SUMS }), operands: 'paths' },
   sha512sum: { g: grammar({ short: 'btwz c!', long: SUMS }), operands: 'paths' },
   b2sum: { g: grammar({ short: 'btwz c! l:', long: `length: ${SUMS}` }), operands: 'paths' },
-  cksum: { g: grammar({ short: 'btwz c! a:l:', long: `algorithm: length: untagged debug ${SUMS}` }), operands: 'paths' },
+  cksum: { g: grammar({ short: 'btwz c! a:l:', long: `algorithm: check! length: tag untagged zero ignore-missing quiet status strict warn debug ${HV}` }), operands: 'paths' },
   sum: { g: grammar({ short: 'rs', long: `sysv ${HV}` }), operands: 'paths' },
   // Builtins.
   type: { g: grammar({ short: 'afptP', abbreviations: false, permute: false }), operands: 'text' },
