@@ -200,7 +200,7 @@ const PROGRAMS: Record<string, string[]> = {
   grep: ['-rn canary', '-R CANARY', '-f P', '-fP', '--file=P', '--fi=P', '-e CANARY', '-r KEY', '--dereference-recursive KEY', '-l x', '--exclude-from=P', 'KEY'],
   sort: ['-u', '-r', '-k2', '-o M', '-oM', '-uoM', '--o=M', '--ou=M', '--output=M', '--outp M', '-T.', '--temporary-directory=.', '--compress-program=./evil', '--co=./evil', '--files0-from=P', '--random-source=P', '--ra=P', '--r'],
   date: ['-u', '+%F', '-d now', '-f P', '-fP', '--file=P', '--fi=P', '-r P', '--reference=P', '-s 2020-01-01', '--s=2020-01-01', '--se=2020-01-01', '-s2020-01-01', '0101', '-I'],
-  env: ['-i', '-u X', '-C ..', '-C..', '--ch=..', '--chdir=..', "-S'./evil'", "--s='./evil'", "--sp='cat ../outside/secret.txt'", 'X=1', 'PATH=./bin', 'GIT_DIR=evil.git', 'BASH_ENV=./x.sh'],
+  env: ['-i', '-u X', '-C ..', '-C..', '--ch=..', '--chdir=..', "-S'./evil'", "--s='./evil'", "--sp='cat ../outside/secret.txt'", 'X=1', 'PATH=./bin', 'GIT_DIR=evil.git', 'BASH_ENV=./x.sh', "'BASH_FUNC_cat%%=() { ./evil; }' bash -c cat", '--u=X', '-0', '--debug', 'LD_PRELOAD=./x.so'],
   find: ['. -name x', '. -newer P', '-L . -name secret.txt', '. -follow', '. -exec ./evil {} ;', '. -fprint M', '. -delete -name pwned', '. -files0-from P', '. -printf %p'],
   file: ['-b', '-m P', '-mP', '--magic-file=P', '--magic-f=P', '-C -m P', '--com', '-z', '-f P', '--files-from=P'],
   hexdump: ['-C', '-f P', '-fP', '--format-file=P', '--format-f=P', "-e '\"%x\"'"],
@@ -257,7 +257,7 @@ function fill(s: string): fc.Arbitrary<string> {
 /** One simple command: maybe a wrapper, maybe assignments, a program with options and operands, maybe redirects. */
 const simpleCommand: fc.Arbitrary<string> = fc
   .record({
-    prefix: weighted([''], ['timeout 5 ', 'nice -n 1 ', 'stdbuf -o0 ', 'command ', 'env ', 'env -C .. ', 'env --ch=.. ', 'LANG=C ', 'PATH=./bin ', 'GIT_DIR=evil.git ', "sh -c '", "bash -l -c '", 'xargs ', 'env -i ', 'timeout --foreground 5 '], 3),
+    prefix: weighted([''], ['timeout 5 ', 'nice -n 1 ', 'stdbuf -o0 ', 'command ', 'env ', 'env -C .. ', 'env --ch=.. ', 'LANG=C ', 'PATH=./bin ', 'GIT_DIR=evil.git ', "sh -c '", "bash -l -c '", 'xargs ', 'env -i ', 'timeout --foreground 5 ', 'nohup ', 'exec ', 'builtin ', 'time -p ', 'env -S ', 'sudo '], 3),
     program: fc.constantFrom(...programNames),
     optionCount: fc.nat({ max: 2 }),
     seed: fc.infiniteStream(fc.nat()),
