@@ -412,6 +412,7 @@ export function shellFamilyProbes(fx: Fixture): Probe[] {
     ['a wrapper option that is not understood', 'timeout --bogus 5 rm -rf src'],
     ['trap with a dynamic action', 'X="rm -rf src"; trap "$X" EXIT'],
     ['set -x with PS4', "PS4='$(rm -rf src)'; set -x; ls"],
+    ['mapfile -C runs its callback', "mapfile -C 'rm -rf src' -c 1 <<< x"],
     ['an exported function through env', "env 'BASH_FUNC_ls%%=() { rm -rf src; }' bash -c ls"],
     ['an exported function through env -i', "env -i 'BASH_FUNC_ls%%=() { rm -rf src; }' bash -c ls"],
   ];

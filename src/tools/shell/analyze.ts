@@ -73,6 +73,8 @@ function hiddenBy(argv: readonly Word[]): string | undefined {
   // set -x / shopt -s extdebug…: PS4 and debug traps run code from values.
   if (name === 'shopt' || name === 'set') return args.some((w) => w.dynamic || /expand_aliases|extdebug|xtrace|functrace|errtrace|^-[a-zA-Z]*[xTE]/.test(w.value)) ? REASONS.hidden : undefined;
   if (name === 'let') return REASONS.code;
+  // mapfile -C CALLBACK evaluates CALLBACK as code for every chunk.
+  if ((name === 'mapfile' || name === 'readarray') && args.some((w) => w.dynamic || /^-[a-zA-Z]*C/.test(w.value))) return REASONS.code;
   if (name === 'printf' && args.some((w) => w.dynamic || w.value.startsWith('-v'))) return REASONS.code;
   if (NAME_TAKERS.has(name) && args.some((w) => w.dynamic || w.value.includes('['))) return REASONS.code;
   return undefined;
