@@ -23,7 +23,7 @@ import {
 } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
@@ -304,6 +304,11 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
     }
     case 'command':
       if (f.command?.ok && f.command.readOnly) {
+        // git finds a repository in the working directory itself when it has no .git but looks like a bare
+        // repository (HEAD, objects/, refs/): files the model can write, whose config can run programs.
+        if (f.command.segments.some((seg) => /^git( |$)/.test(seg.text)) && !existsSync(join(d.shared.cwd, '.git')) && existsSync(join(d.shared.cwd, 'HEAD'))) {
+          return ask('gitDir', 'safetyCheck', `${d.shared.cwd} looks like a bare git repository whose configuration could run programs.`);
+        }
         const denied = commandReadDenied(d, f);
         if (denied) return ask('readDeny', 'rule', `${denied} is or holds a path a Read deny rule covers.`);
         const outside = commandPathOutside(d, f);

@@ -57,6 +57,19 @@ describe('shell oracle', () => {
     expect(runApproved(u, 'sort -o pwned-1 README.md').changes).toEqual([`created ${u.project}/pwned-1`]);
   });
 
+  it('a git command asks in a working directory laid out as a bare repository (config the model could write)', async () => {
+    const t = freshTree();
+    const bare = `${t.root}/bare`;
+    const { cpSync } = await import('node:fs');
+    cpSync(`${t.project}/evil.git`, bare, { recursive: true });
+    const b: CanaryTree = { ...t, project: bare };
+    expect(await approved(b, 'git log')).toBe(false);
+    expect(await approved(b, 'ls')).toBe(true);
+    expect(await approved(t, 'git log')).toBe(true);
+    // Why: git takes ./config of a bare layout as the repository's configuration.
+    expect(runApproved(b, 'git config --get core.fsmonitor').output).toContain(`${t.project}/evil`);
+  });
+
   it(`no command allowed without asking reads a canary or writes (seed ${SEED}, ${RUNS} runs)`, async () => {
     let t = freshTree();
     const stats = { generated: 0, approved: 0, hits: 0 };
