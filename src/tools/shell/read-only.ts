@@ -114,7 +114,55 @@ function judgeCommandBuiltin(args: readonly string[]): Judgement {
   return has(p, '-v', '-V') ? { readOnly: true, readPaths: [], known: true } : UNKNOWN('command without -v/-V');
 }
 
+const JQ_FLAGS = new Set(['n', 'r', 'j', 'a', 's', 'c', 'C', 'M', 'S', 'e', 'R', 'h', 'V']);
+const JQ_LONG_FLAGS = new Set([
+  '--null-input', '--raw-output', '--join-output', '--ascii-output', '--slurp', '--compact-output', '--color-output', '--monochrome-output',
+  '--sort-keys', '--exit-status', '--raw-input', '--tab', '--seq', '--stream', '--unbuffered', '--help', '--version',
+]);
+
+/**
+ * jq (1.6 parses long options exactly, short ones in clusters): the first operand is the filter, the rest are
+ * files. -f (a program from a file) and -L (module search path) are refused, and so is a filter that imports or
+ * includes modules (they read files the grammar cannot see).
+ */
+function judgeJq(args: readonly string[]): Judgement {
+  const readPaths: string[] = [];
+  let filter: string | undefined;
+  let positional = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    if (positional) continue;
+    if (a === '--args' || a === '--jsonargs') {
+      positional = filter !== undefined;
+      continue;
+    }
+    if (JQ_LONG_FLAGS.has(a)) continue;
+    if (a === '--indent') {
+      i++;
+      continue;
+    }
+    if (a === '--arg' || a === '--argjson') {
+      i += 2;
+      continue;
+    }
+    if (a === '--slurpfile' || a === '--rawfile') {
+      if (args[i + 2] === undefined) return UNKNOWN(`jq ${a} needs a name and a file`);
+      readPaths.push(args[i + 2] as string);
+      i += 2;
+      continue;
+    }
+    if (/^-[A-Za-z]+$/.test(a) && [...a.slice(1)].every((c) => JQ_FLAGS.has(c))) continue;
+    if (a.startsWith('-') && a !== '-') return UNKNOWN(`jq ${a} is not known to be read-only`);
+    if (filter === undefined) filter = a;
+    else if (a !== '-') readPaths.push(a);
+  }
+  if (filter === undefined) return UNKNOWN('jq without a filter');
+  if (/\b(import|include|modulemeta|get_search_list)\b/.test(filter)) return UNKNOWN('a jq filter that loads modules');
+  return { readOnly: true, readPaths, known: true };
+}
+
 const CUSTOM: Record<string, (args: readonly string[]) => Judgement> = {
+  jq: judgeJq,
   find: judgeFind,
   git: judgeGit,
   echo: judgeAlways,

@@ -179,6 +179,12 @@ const ROWS: Array<[string, boolean]> = [
   ['hostname -b', false],
   ['hostname --fi=x', false], // --fi is --file (sets the host name)
   ['printf -v x y', false],
+  ['jq -r .name package.json', true],
+  ['jq -rc --arg x y ".a" f', true],
+  ['jq -f prog.jq f', false],
+  ['jq -L . ".a" f', false],
+  ['jq \'import "m" as m; .\' f', false],
+  ['jq --bogus . f', false],
   ['wc --files0-from=list', true],
   // git: global options that point git elsewhere, subcommand options by exact spelling only.
   ['git --git-dir=x status', false],
