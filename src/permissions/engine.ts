@@ -110,6 +110,9 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
 function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: Facts): PermissionRule[] | undefined {
   const named = rules.filter((r) => ruleNamesTool(r, d.tool.name, 'command'));
   const whole = named.find((r) => r.ruleContent === undefined);
+  // Writes into .git/, .claude/ or .agentd/ always ask, whatever allow rule matches (`sort --o=.git/config`,
+  // `echo … > .git/hooks/x`, `git log --output=.git/x`: the analyser's write paths).
+  if (f.command?.segments.some((seg) => (seg.writePaths ?? []).some((w) => protectedPath(resolveToolPath(w, d.shared.cwd))))) return undefined;
   if (whole) {
     // A whole-tool allow next to specific deny/ask rules only holds when every command that will run is visible;
     // otherwise a denied command could hide in a heredoc, a stdin-fed shell or a dynamic name.

@@ -446,6 +446,13 @@ export function shellFamilyProbes(fx: Fixture): Probe[] {
     ...codeInValues.map(([n, c]) => fam('code in values vs deny Bash(rm:*) in bypass mode', n, c, bypassDeny)),
     ...disagreements.map(([n, c]) => fam('parser disagreement under Bash(ls:*)', n, c, a)),
     ...disagreements.map(([n, c]) => fam('parser disagreement vs deny Bash(rm:*) in bypass mode', n, c, bypassDeny)),
+    // Writes into .git/ and .claude/ through options or redirects ask under any allow rule.
+    fam('protected write', 'sort --o=.git/config under Bash(sort:*)', 'sort --o=.git/config README.md', { allow: cli('Bash(sort:*)') }),
+    fam('protected write', 'sort -o .claude/settings.json under Bash(sort:*)', 'sort -o .claude/settings.json README.md', { allow: cli('Bash(sort:*)') }),
+    fam('protected write', 'echo > .git/hooks/pre-commit under Bash', 'echo x > .git/hooks/pre-commit', { allow: ALL_BASH }),
+    fam('protected write', 'git log --output=.git/x under Bash(git log:*)', 'git log --output=.git/x', { allow: cli('Bash(git log:*)') }),
+    fam('protected write', 'uniq into .git/config under Bash(uniq:*)', 'uniq README.md .git/config', { allow: cli('Bash(uniq:*)') }),
+    fam('control', 'sort -o into the project under Bash(sort:*)', 'sort -o sorted.txt README.md', { allow: cli('Bash(sort:*)'), expect: 'allowed' }),
     // Controls: the grammar still lets plain reading through, and bypass without a matching risk still runs.
     fam('control', 'sort -u with a key', 'sort -u -k2,2 -t, README.md', { expect: 'allowed' }),
     fam('control', 'date with a format', 'date -u +%Y-%m-%d', { expect: 'allowed' }),
