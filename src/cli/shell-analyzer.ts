@@ -81,8 +81,12 @@ export const shellAnalyzer: CommandAnalyzer = {
       return {
         text: renderSegment(seg),
         forms: git ? [...segmentForms(seg), git] : segmentForms(seg),
-        coverable: coverable(seg, touchesFile),
-        paths: pathCandidates(seg),
+        // Code in values or a hidden program anywhere in the line: no prefix rule covers any of it.
+        coverable: !a.opaque && !seg.opaque && coverable(seg, touchesFile),
+        paths: [...new Set([...pathCandidates(seg), ...seg.readPaths])],
+        readPaths: seg.readPaths,
+        readsKnown: seg.readsKnown,
+        writePaths: seg.writePaths,
         detail: detailOf(seg, isReadOnlySegment(seg), touchesFile),
       };
     });
@@ -92,6 +96,6 @@ export const shellAnalyzer: CommandAnalyzer = {
       !a.ok ||
       /<<|\$|`/.test(command) ||
       a.segments.some((seg) => seg.argv.length === 0 || /[$`{}]/.test(seg.argv[0] ?? '') || SHELLS.has(program(seg)) || seg.dynamic);
-    return { ok: a.ok, segments, readOnly: isReadOnlyCommand(a), reasons: a.reasons, opaque };
+    return { ok: a.ok, segments, readOnly: isReadOnlyCommand(a), reasons: a.reasons, opaque: opaque || a.opaque, mayHideProgram: a.opaque, changesDirectory: a.changesDirectory };
   },
 };

@@ -20,6 +20,8 @@ import {
   type CommandAnalyzer,
   type CommandSegments,
   bashContentMatches,
+  pathPattern,
+  pathRuleMatches,
   pathRuleMatchesBoth,
   pathRuleMatchesEither,
   ruleNamesTool,
@@ -27,7 +29,7 @@ import {
 } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
@@ -164,6 +166,9 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
 function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: Facts): PermissionRule[] | undefined {
   const named = rules.filter((r) => ruleNamesTool(r, d.tool.name, 'command'));
   const whole = named.find((r) => r.ruleContent === undefined);
+  // Writes into .git/, .claude/ or .agentd/ always ask, whatever allow rule matches (`sort --o=.git/config`,
+  // `echo … > .git/hooks/x`, `git log --output=.git/x`: the analyser's write paths).
+  if (f.command?.segments.some((seg) => (seg.writePaths ?? []).some((w) => protectedDirOf(resolveToolPath(w, d.shared.cwd), undefined, d.hooksDirs)))) return undefined;
   if (whole) {
     // A whole-tool allow next to specific deny/ask rules only holds when every command that will run is visible;
     // otherwise a denied command could hide in a heredoc, a stdin-fed shell or a dynamic name.
@@ -172,7 +177,7 @@ function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: F
     return [whole];
   }
   const c = f.command;
-  if (!c || !c.ok || c.segments.length === 0) return undefined;
+  if (!c || !c.ok || c.segments.length === 0 || c.mayHideProgram) return undefined;
   const used: PermissionRule[] = [];
   for (const seg of c.segments) {
     if (!seg.coverable) return undefined;
@@ -236,6 +241,19 @@ export async function decide(d: DecisionInput): Promise<Decision> {
       reasonType: 'rule',
       message: `Permission to use ${f.callText} has been denied: it names ${pathDeny.path}, which the rule ${formatRule(pathDeny.rule)} (${pathDeny.rule.source}) protects.`,
     };
+  }
+  // A command that may run a program no segment names cannot be shown not to run a denied one ("deny beats
+  // bypass" must hold for `X=rm; $X …`, `${y@P}`, `source f`…).
+  if (f.subject.kind === 'command' && (f.command?.mayHideProgram ?? !f.command?.ok)) {
+    const bashDeny = d.rules.byBehavior('deny').find((r) => r.ruleContent !== undefined && ruleNamesTool(r, d.tool.name, 'command'));
+    if (bashDeny) {
+      return {
+        behavior: 'deny',
+        decidedBy: `rule:${describeRule(bashDeny)}`,
+        reasonType: 'rule',
+        message: `Permission to use ${f.callText} has been denied: what it runs cannot be seen before it runs (${f.command?.reasons[0] ?? 'hidden program'}), so it may run a program the rule ${formatRule(bashDeny)} (${bashDeny.source}) denies.`,
+      };
+    }
   }
   if (d.hook?.behavior === 'deny') {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
@@ -321,6 +339,29 @@ function commandPathOutside(d: DecisionInput, f: Facts): string | undefined {
   return undefined;
 }
 
+/**
+ * Read deny rules against what a read-only command reads (stopgap on the shell side; the permission side of
+ * read deny rules is being reworked separately): a read path a Read deny rule matches, or a directory that
+ * holds denied files (a recursive read would reach them), means the command is not auto-approved.
+ */
+function commandReadDenied(d: DecisionInput, f: Facts): string | undefined {
+  const denies = d.rules.byBehavior('deny').filter((r) => r.toolName === 'Read' && r.ruleContent !== undefined);
+  if (!denies.length) return undefined;
+  if (f.command?.changesDirectory) return d.shared.cwd;
+  for (const seg of f.command?.segments ?? []) {
+    for (const cand of seg.readPaths ?? seg.paths) {
+      const p = resolveToolPath(cand, d.shared.cwd);
+      for (const r of denies) {
+        if (pathRuleMatches(r, p.asWritten, d.shared.cwd) || pathRuleMatches(r, p.real, d.shared.cwd)) return p.real;
+        // The denied pattern's fixed part lies under this path: reading the directory may reach it.
+        const fixed = pathPattern(r.ruleContent as string, r.baseDir, d.shared.cwd).split(/[*?[{]/)[0] as string;
+        for (const form of [p.asWritten, p.real]) if (fixed.startsWith(`${form.replace(/\/+$/, '')}/`) || fixed === form) return p.real;
+      }
+    }
+  }
+  return undefined;
+}
+
 function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType, reason: string) => Decision, pinned: { pinnedRealPath?: string }): Decision {
   const s = f.subject;
   let readOnly = false;
@@ -343,6 +384,13 @@ function modeDefault(d: DecisionInput, f: Facts, ask: (by: string, t: ReasonType
       if (f.command?.ok && f.command.readOnly) {
         const follows = f.commandPaths.find((x) => x.kind === 'followsSymlinks');
         if (follows) return ask('workingDir', 'workingDir', follows.reason);
+        // git finds a repository in the working directory itself when it has no .git but looks like a bare
+        // repository (HEAD, objects/, refs/): files the model can write, whose config can run programs.
+        if (f.command.segments.some((seg) => /^git( |$)/.test(seg.text)) && !existsSync(join(d.shared.cwd, '.git')) && existsSync(join(d.shared.cwd, 'HEAD'))) {
+          return ask('gitDir', 'safetyCheck', `${d.shared.cwd} looks like a bare git repository whose configuration could run programs.`);
+        }
+        const denied = commandReadDenied(d, f);
+        if (denied) return ask('readDeny', 'rule', `${denied} is or holds a path a Read deny rule covers.`);
         const outside = commandPathOutside(d, f);
         if (outside) return { ...(ask('workingDir', 'workingDir', `${outside} is outside the working directories.`) as Extract<Decision, { behavior: 'ask' }>), blockedPath: outside };
         return { behavior: 'allow', decidedBy: `mode:${d.mode}:read-only-command`, reasonType: 'subcommandResults', approval: { by: 'read-only-analysis' } };

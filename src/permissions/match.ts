@@ -16,6 +16,16 @@ export interface CommandSegment {
   coverable: boolean;
   /** Arguments that may name files (operands, option values, redirect targets), for path confinement. */
   paths: string[];
+  /**
+   * Paths the segment reads as its program's grammar tells (file operands, path-valued options such as
+   * `date -f F`, `grep -f F`, `git -C DIR`, `< F` redirects), relative to the shell's directory at that point.
+   * For Read deny rules. Absent from analysers that do not know.
+   */
+  readPaths?: string[];
+  /** The grammar understood every word, so readPaths is complete (false: an unknown program may read anything). */
+  readsKnown?: boolean;
+  /** Paths it writes as far as the analyser sees (output redirects, `sort -o F`, `uniq IN OUT`, `git --output=F`…). */
+  writePaths?: string[];
   /** What the path checks of command-paths.ts need (absent from analysers that cannot tell: checks then skip). */
   detail?: SegmentDetail;
 }
@@ -50,6 +60,14 @@ export interface CommandSegments {
   reasons: string[];
   /** Something may run that the segments do not show (stdin-fed shells, heredocs, dynamic names, failed parse). */
   opaque: boolean;
+  /**
+   * A program that runs may be one no segment names, or code stored in a value is evaluated (`$X …`,
+   * `${x@P}`, `$((x))`, `source f`, `PATH=…`, a failed or doubtful parse): no allow rule covers the command, and a
+   * Bash deny rule denies it in every mode (the hidden program may be the denied one).
+   */
+  mayHideProgram?: boolean;
+  /** Some segment changes the directory later segments run in (`cd`, `env -C`): their relative paths are off. */
+  changesDirectory?: boolean;
 }
 
 export interface CommandAnalyzer {

@@ -1,6 +1,7 @@
 // Security probes against the permission layer, built as the daemon builds it: the real shell analyser, the real
-// built-in tools (their permissionSubject / isReadOnly), rules from rulesFrom(), and no prompter (non-interactive:
-// an "ask" is denied at once). Every probe in probes.ts names the verdict a safe layer must give.
+// built-in tools (their permissionSubject / isReadOnly), rules from rulesFrom(), and a host prompter that records
+// that it was asked and refuses. Every probe in probes.ts names the outcome a safe layer must give: `denied`
+// (refused without asking: a deny rule, plan or dontAsk mode), `asked` (the host was asked), or `allowed`.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PermissionVerdict } from '../../src/executor/pipeline.js';
@@ -26,7 +27,19 @@ function toolNamed(name: ToolName): AnyTool {
   return t;
 }
 
-async function verdictOf(p: Probe): Promise<PermissionVerdict> {
+type Outcome = Probe['expect'];
+
+async function outcomeOf(p: Probe): Promise<{ outcome: Outcome; verdict: PermissionVerdict }> {
+  let asked = false;
+  const verdict = await verdictOf(p, () => {
+    asked = true;
+  });
+  const outcome: Outcome = verdict.behavior === 'allow' ? 'allowed' : asked ? 'asked' : 'denied';
+  // What decided to ask (a rule, a mode, a hook): the same call with nobody to ask names it in decidedBy.
+  return { outcome, verdict: asked ? await verdictOf(p, undefined) : verdict };
+}
+
+async function verdictOf(p: Probe, onAsk: (() => void) | undefined): Promise<PermissionVerdict> {
   const rules = new RuleSet();
   const invalid: string[] = [];
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
@@ -39,7 +52,12 @@ async function verdictOf(p: Probe): Promise<PermissionVerdict> {
     rules,
     getMode: () => p.mode ?? 'default',
     analyzer: shellAnalyzer,
-    prompter: undefined,
+    prompter: onAsk && {
+      ask: async () => {
+        onAsk();
+        return { behavior: 'deny', message: 'refused by the probe host' };
+      },
+    },
     updates: {
       rules,
       setMode: () => undefined,
@@ -79,25 +97,27 @@ const CATEGORIES: Category[] = ['shell', 'path', 'acceptEdits', 'precedence'];
 for (const category of CATEGORIES) {
   describe(`${category} probes`, () => {
     for (const p of probes.filter((x) => x.category === category)) {
-      it(`${p.expect === 'denied' ? 'denies' : 'allows'}: ${label(p)}`, async () => {
-        const v = await verdictOf(p);
-        expect(v.behavior, summary(v)).toBe(p.expect === 'denied' ? 'deny' : 'allow');
-        if (p.by !== undefined) expect((v.meta.decidedBy ?? '').startsWith(p.by), summary(v)).toBe(true);
+      it(`${p.expect === 'denied' ? 'denies' : p.expect === 'asked' ? 'asks' : 'allows'}: ${label(p)}`, async () => {
+        const { outcome, verdict } = await outcomeOf(p);
+        expect(outcome, summary(verdict)).toBe(p.expect);
+        if (p.by !== undefined) expect((verdict.meta.decidedBy ?? '').startsWith(p.by), summary(verdict)).toBe(true);
       });
     }
   });
 }
 
 describe('corpus summary', () => {
-  it('holds at least 100 denial probes (at least 40 of them shell) and at least 100 of them are denied', async () => {
-    const denials = probes.filter((p) => p.expect === 'denied');
+  it('holds at least 100 refusal probes (at least 40 of them shell), both kinds of refusal, and allowed controls', async () => {
+    const refusals = probes.filter((p) => p.expect !== 'allowed');
     const controls = probes.filter((p) => p.expect === 'allowed');
-    expect(denials.filter((p) => p.category === 'shell').length).toBeGreaterThanOrEqual(40);
+    expect(refusals.filter((p) => p.category === 'shell').length).toBeGreaterThanOrEqual(40);
+    expect(refusals.filter((p) => p.expect === 'denied').length).toBeGreaterThan(0);
+    expect(refusals.filter((p) => p.expect === 'asked').length).toBeGreaterThan(0);
     expect(controls.length).toBeGreaterThan(0);
-    const verdicts = await Promise.all(denials.map(verdictOf));
-    expect(verdicts.filter((v) => v.behavior === 'deny').length).toBeGreaterThanOrEqual(100);
-    // Every control must be allowed, or the denials above could be an artefact of a harness that denies everything.
-    const controlVerdicts = await Promise.all(controls.map(verdictOf));
-    expect(controlVerdicts.map((v) => v.behavior)).toEqual(controls.map(() => 'allow'));
+    const outcomes = await Promise.all(refusals.map(async (p) => (await outcomeOf(p)).outcome));
+    expect(outcomes.filter((o) => o !== 'allowed').length).toBeGreaterThanOrEqual(100);
+    // Every control must be allowed, or the refusals above could be an artefact of a harness that refuses everything.
+    const controlOutcomes = await Promise.all(controls.map(async (p) => (await outcomeOf(p)).outcome));
+    expect(controlOutcomes).toEqual(controls.map(() => 'allowed'));
   });
 });

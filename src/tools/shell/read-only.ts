@@ -1,170 +1,202 @@
-// Which commands only read. A command is read-only when EVERY segment is a known read-only program whose
-// arguments pass that program's rule, and the command line has no substitution, no background job, nothing
-// dynamic, no privilege wrapper, no environment assignment beyond a few display settings, and no redirect
-// other than descriptor dups, output to /dev/null, input from a named file, heredocs and here-strings.
+// Which commands only read, judged by grammar, not by a list of bad options. A segment is read-only when its
+// program is in the list below and EVERY option it is given is a known, safe option of that program, parsed
+// as the program parses it (options.ts: GNU abbreviations resolved against the program's full option table,
+// glued and separate values, bundled flags, `--`). An unknown option, an ambiguous abbreviation or an unsafe
+// option (writes a file, runs a program, changes the working directory, follows symlinks while recursing)
+// makes it not read-only. The files a command reads (operands and path-valued options such as `date -f F`,
+// `file -m F`, `grep -f F`, `sort --files0-from=F`, `git -C DIR`) are reported as `readPaths`, so the
+// permission layer can check them against the working directories and Read deny rules.
 //
-// The list (argument rules in brackets):
-//   any arguments: cat head tail wc nl tac rev cut tr fold paste expand unexpand column comm cmp diff
-//     od hexdump strings stat file[-C/--compile] which whereis type basename dirname realpath readlink
-//     pwd echo true false sleep seq whoami id groups uname nproc locale printenv du df ls grep egrep fgrep
-//     jq md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum sum
-//   printf [no -v…]   date [no -s/--set, operands only +FORMAT]   hostname [display flags only]   env [no command]
-//   test [ [[ [no -v/-R, no array subscripts]
-//   Long options match by unambiguous prefix (GNU getopt), so `--outp` counts as `--output`.
-//   rg [no --pre, --hostname-bin]   tree [no -o, -R]   sort [no -o/--output, --compress-program]
-//   uniq [at most one operand: a second is an output file]   xxd [at most one operand]
-//   find [no -exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls]
-//   command -v/-V (a lookup)
-//   git [no -c, --config-env, --exec-path before the subcommand] with subcommand:
-//     status log show diff [no --output, --ext-diff] blame annotate shortlog describe rev-parse rev-list
-//     ls-files ls-tree cat-file show-ref for-each-ref merge-base name-rev count-objects grep whatchanged
-//     version; branch [listing flags only; operands only with --list/-l]; tag [operands only with -l/--list;
-//     no -d -a -s -f -m -u]; remote [no operands, or -v]; stash list/show; worktree list; reflog [show];
-//     config [only with --get/--get-all/--get-regexp/--list/-l]
-import { touchesFile } from './analyze.js';
+// The line-level conditions: no substitution, no background job, nothing dynamic, nothing opaque (code in
+// values, hidden programs), no wrapper other than env/timeout/nice/stdbuf/command/builtin/exec/time with
+// safe options (shells, eval, env -S/-C, sudo, xargs never), no environment assignment beyond display
+// settings, and no redirect other than descriptor dups, output to /dev/null, input from a named file,
+// heredocs and here-strings.
+import { judgeGit } from './git-grammar.js';
+import { SPECS, type Spec, judgeSpec } from './grammars.js';
+import { type Judgement, UNKNOWN } from './judgement.js';
+import { grammar, has, parseArgs } from './options.js';
+import { touchesFile } from './redirects.js';
 import type { CommandAnalysis, Redirect, SimpleCommand } from './types.js';
 
-type Rule = (args: readonly string[]) => boolean;
+export type { Judgement } from './judgement.js';
 
-const any: Rule = () => true;
+// --- find -------------------------------------------------------------------------------------------------
 
-/** True when an argument is this option (`-o`, `--output`, `--output=x`, or a short cluster holding it). */
-function hasOption(args: readonly string[], short: string, long: readonly string[], valueShort = ''): boolean {
-  for (const a of args) {
-    if (a === '--') return false;
-    if (a.startsWith('--')) {
-      const name = a.slice(2).split('=')[0] ?? '';
-      // GNU getopt accepts any unambiguous prefix (`--outp` is `--output`): a prefix counts as the option.
-      if (name.length >= 2 && long.some((l) => l.startsWith(name))) return true;
+const FIND_NO_ARG = new Set([
+  '-empty', '-executable', '-false', '-nogroup', '-nouser', '-readable', '-true', '-writable', '-depth', '-d', '-mount', '-xdev',
+  '-ignore_readdir_race', '-noignore_readdir_race', '-noleaf', '-daystart', '-print', '-print0', '-ls', '-prune', '-quit', '-warn', '-nowarn',
+  '(', ')', '!', '-not', '-a', '-and', '-o', '-or', ',', '-help', '--help', '-version', '--version',
+]);
+const FIND_ONE_ARG = new Set([
+  '-amin', '-atime', '-cmin', '-ctime', '-fstype', '-gid', '-group', '-ilname', '-iname', '-inum', '-ipath', '-iregex', '-iwholename', '-links',
+  '-lname', '-mmin', '-mtime', '-name', '-path', '-perm', '-regex', '-size', '-type', '-uid', '-used', '-user', '-wholename', '-xtype',
+  '-context', '-maxdepth', '-mindepth', '-regextype', '-printf',
+]);
+const FIND_PATH_ARG = new Set(['-anewer', '-cnewer', '-newer', '-samefile', '-files0-from']);
+/** Actions that write, run programs, or follow symbolic links out of the tree. */
+const FIND_UNSAFE = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls', '-follow']);
+
+function judgeFind(args: readonly string[]): Judgement {
+  let i = 0;
+  // Leading options: -H -L -P -D debugopts -Olevel.
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a === '-H' || a === '-P') continue;
+    if (a === '-L') return { readOnly: false, why: 'find -L follows symbolic links', readPaths: [], known: false };
+    if (a === '-D') {
+      i++;
       continue;
     }
-    if (!a.startsWith('-') || a.length < 2) continue;
-    for (let k = 1; k < a.length; k++) {
-      const letter = a[k] as string;
-      if (short.includes(letter)) return true;
-      // A letter that takes a value ends the cluster (`-k1o` is -k with value "1o").
-      if (valueShort.includes(letter)) break;
+    if (/^-O\d$/.test(a)) continue;
+    break;
+  }
+  const starts: string[] = [];
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (a.startsWith('-') || a === '(' || a === '!' || a === ')' || a === ',') break;
+    starts.push(a);
+  }
+  const readPaths = starts.length ? [...starts] : ['.'];
+  for (; i < args.length; i++) {
+    const a = args[i] as string;
+    if (FIND_UNSAFE.has(a)) {
+      const writes = /^-f(print0?|printf|ls)$/.test(a) && args[i + 1] !== undefined ? [args[i + 1] as string] : [];
+      return { readOnly: false, why: `find ${a} is not read-only`, readPaths, writePaths: writes, known: true };
     }
+    if (FIND_NO_ARG.has(a)) continue;
+    if (FIND_ONE_ARG.has(a)) {
+      if (i + 1 >= args.length) return UNKNOWN(`find ${a} needs a value`);
+      i++;
+      continue;
+    }
+    const newerXY = /^-newer([aBcm])([aBcmt])$/.exec(a);
+    if (FIND_PATH_ARG.has(a) || newerXY) {
+      if (i + 1 >= args.length) return UNKNOWN(`find ${a} needs a value`);
+      if (!newerXY || newerXY[2] !== 't') readPaths.push(args[i + 1] as string);
+      i++;
+      continue;
+    }
+    return UNKNOWN(`find: unknown expression ${a}`);
   }
-  return false;
+  return { readOnly: true, readPaths, known: true };
 }
 
-function operands(args: readonly string[]): string[] {
-  const out: string[] = [];
-  let rest = false;
-  for (const a of args) {
-    if (rest || !a.startsWith('-') || a === '-') out.push(a);
-    else if (a === '--') rest = true;
-  }
-  return out;
+// --- builtins with their own rules ------------------------------------------------------------------------
+
+/** echo, true, false, `:` ignore what they do not understand and never read a file. */
+function judgeAlways(): Judgement {
+  return { readOnly: true, readPaths: [], known: true };
 }
 
-const HOSTNAME_DISPLAY = new Set(['-s', '-f', '-d', '-i', '-I', '-a', '-A', '-y', '-n', '-V', '-h', '--short', '--fqdn', '--long', '--domain', '--ip-address', '--all-ip-addresses', '--all-fqdns', '--nis', '--alias', '--version', '--help']);
+/** printf: -v assigns a variable (an array subscript in its name is evaluated as code). */
+function judgePrintf(args: readonly string[]): Judgement {
+  const first = args[0] ?? '';
+  if (first.startsWith('-') && first !== '--' && first !== '-') return UNKNOWN('printf with an option');
+  return { readOnly: true, readPaths: [], known: true };
+}
 
 /**
  * test / [ / [[: -v and -R name variables, and bash evaluates an array subscript in them (`test -v 'a[$(cmd)]'`
- * runs cmd); [[ also evaluates the operands of arithmetic comparisons. A subscript anywhere is refused.
+ * runs cmd). Unary file tests read metadata of their operand: reported as read paths.
  */
-const testRule: Rule = (a) => !a.some((x) => x === '-v' || x === '-R' || (x.includes('[') && x !== '[' && x !== '[['));
+function judgeTest(args: readonly string[]): Judgement {
+  if (args.some((x) => x === '-v' || x === '-R' || (x.includes('[') && x !== '[' && x !== '[['))) return UNKNOWN('test -v/-R or a subscript evaluates code');
+  const readPaths: string[] = [];
+  for (let i = 0; i + 1 < args.length; i++) if (/^-[a-hkprsuwxGLNOS]$/.test(args[i] as string)) readPaths.push(args[i + 1] as string);
+  return { readOnly: true, readPaths, known: true };
+}
 
-const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls']);
+function judgeCommandBuiltin(args: readonly string[]): Judgement {
+  // Only the lookup forms (`command -v x`); `command x` is unwrapped as a wrapper before we get here.
+  const p = parseArgs(args, grammar({ short: 'pvV', abbreviations: false }));
+  if (!p.ok) return UNKNOWN(`command: ${p.why}`);
+  return has(p, '-v', '-V') ? { readOnly: true, readPaths: [], known: true } : UNKNOWN('command without -v/-V');
+}
 
-const GIT_LISTING_BRANCH = /^(-a|-r|-v|-vv|-l|--list|--all|--remotes|--verbose|--show-current|--no-color|--color(=.*)?|--column(=.*)?|--no-column|--sort=.*|--format=.*|--contains|--no-contains|--merged|--no-merged|--points-at|--abbrev=.*|--no-abbrev|-i|--ignore-case|--omit-empty)$/;
+const JQ_FLAGS = new Set(['n', 'r', 'j', 'a', 's', 'c', 'C', 'M', 'S', 'e', 'R', 'h', 'V']);
+const JQ_LONG_FLAGS = new Set([
+  '--null-input', '--raw-output', '--join-output', '--ascii-output', '--slurp', '--compact-output', '--color-output', '--monochrome-output',
+  '--sort-keys', '--exit-status', '--raw-input', '--tab', '--seq', '--stream', '--unbuffered', '--help', '--version',
+]);
 
-const GIT_SUBCOMMANDS: Record<string, Rule> = {
-  status: any,
-  log: (a) => !hasOption(a, '', ['output', 'ext-diff']),
-  show: (a) => !hasOption(a, '', ['output', 'ext-diff']),
-  diff: (a) => !hasOption(a, '', ['output', 'ext-diff']),
-  whatchanged: (a) => !hasOption(a, '', ['output', 'ext-diff']),
-  blame: any,
-  annotate: any,
-  shortlog: any,
-  describe: any,
-  'rev-parse': any,
-  'rev-list': any,
-  'ls-files': any,
-  'ls-tree': any,
-  'cat-file': any,
-  'show-ref': (a) => !hasOption(a, '', ['verify-and-create']),
-  'for-each-ref': any,
-  'merge-base': any,
-  'name-rev': any,
-  'count-objects': any,
-  grep: (a) => !hasOption(a, 'O', ['open-files-in-pager']),
-  version: any,
-  branch(a) {
-    const listing = a.includes('--list') || a.includes('-l');
-    return a.every((x, i) => GIT_LISTING_BRANCH.test(x) || (!x.startsWith('-') && (listing || /^--(no-)?(contains|merged|points-at)$/.test(a[i - 1] ?? ''))));
-  },
-  tag(a) {
-    if (hasOption(a, 'dasfmuFe', ['delete', 'annotate', 'sign', 'force', 'message', 'local-user', 'file', 'edit'])) return false;
-    return operands(a).length === 0 || a.includes('-l') || a.includes('--list');
-  },
-  remote: (a) => a.every((x) => x === '-v' || x === '--verbose'),
-  stash: (a) => a[0] === 'list' || a[0] === 'show',
-  worktree: (a) => a[0] === 'list',
-  reflog: (a) => a.length === 0 || a[0] === 'show' || (a[0] ?? '').startsWith('-'),
-  config: (a) =>
-    ['--get', '--get-all', '--get-regexp', '--list', '-l'].some((o) => a.includes(o)) &&
-    !hasOption(a, 'e', ['add', 'unset', 'unset-all', 'replace-all', 'rename-section', 'remove-section', 'edit']),
-};
-
-function gitRule(args: readonly string[]): boolean {
-  let i = 0;
-  // Global options. -c/--config-env can point a pager or hook at any program; --exec-path swaps git's tools.
-  while (i < args.length && (args[i] as string).startsWith('-')) {
+/**
+ * jq (1.6 parses long options exactly, short ones in clusters): the first operand is the filter, the rest are
+ * files. -f (a program from a file) and -L (module search path) are refused, and so is a filter that imports or
+ * includes modules (they read files the grammar cannot see).
+ */
+function judgeJq(args: readonly string[]): Judgement {
+  const readPaths: string[] = [];
+  let filter: string | undefined;
+  let positional = false;
+  for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
-    if (a === '-c' || a.startsWith('--config-env') || a.startsWith('--exec-path')) return false;
-    if (a === '-C' || a === '--git-dir' || a === '--work-tree' || a === '--namespace') i += 2;
-    else i++;
+    if (positional) continue;
+    if (a === '--args' || a === '--jsonargs') {
+      positional = filter !== undefined;
+      continue;
+    }
+    if (JQ_LONG_FLAGS.has(a)) continue;
+    if (a === '--indent') {
+      i++;
+      continue;
+    }
+    if (a === '--arg' || a === '--argjson') {
+      i += 2;
+      continue;
+    }
+    if (a === '--slurpfile' || a === '--rawfile') {
+      if (args[i + 2] === undefined) return UNKNOWN(`jq ${a} needs a name and a file`);
+      readPaths.push(args[i + 2] as string);
+      i += 2;
+      continue;
+    }
+    if (/^-[A-Za-z]+$/.test(a) && [...a.slice(1)].every((c) => JQ_FLAGS.has(c))) continue;
+    if (a.startsWith('-') && a !== '-') return UNKNOWN(`jq ${a} is not known to be read-only`);
+    if (filter === undefined) filter = a;
+    else if (a !== '-') readPaths.push(a);
   }
-  const sub = args[i];
-  if (sub === undefined) return false;
-  const rule = Object.hasOwn(GIT_SUBCOMMANDS, sub) ? GIT_SUBCOMMANDS[sub] : undefined;
-  const rest = args.slice(i + 1);
-  // Many subcommands write a file with --output or run programs for diffs; none of that is reading.
-  if (hasOption(rest, '', ['output', 'ext-diff', 'textconv', 'open-files-in-pager'])) return false;
-  return rule ? rule(rest) : false;
+  if (filter === undefined) return UNKNOWN('jq without a filter');
+  if (/\b(import|include|modulemeta|get_search_list)\b/.test(filter)) return UNKNOWN('a jq filter that loads modules');
+  return { readOnly: true, readPaths, known: true };
 }
 
-const RULES: Record<string, Rule> = {
-  // -v assigns a variable (`printf -vPATH …`), and an array subscript in its name is evaluated as code.
-  printf: (a) => !(a[0] ?? '').startsWith('-v'),
-  date: (a) => !hasOption(a, 's', ['set'], 'dfrI') && operands(a).every((o) => o.startsWith('+')),
-  // Display flags only: --file and operands set the host name.
-  hostname: (a) => a.every((x) => HOSTNAME_DISPLAY.has(x)),
-  env: (a) => operands(a).length === 0,
-  rg: (a) => !hasOption(a, '', ['pre', 'hostname-bin']),
-  tree: (a) => !hasOption(a, 'oR', [], 'LPIH'),
-  sort: (a) => !hasOption(a, 'o', ['output', 'compress-program'], 'ktST'),
-  uniq: (a) => operands(a).length <= 1,
-  xxd: (a) => operands(a).length <= 1,
-  file: (a) => !hasOption(a, 'C', ['compile'], 'mfeFP'),
-  find: (a) => !a.some((x) => FIND_ACTIONS.has(x)),
-  command: (a) => a.includes('-v') || a.includes('-V'),
-  git: gitRule,
+const CUSTOM: Record<string, (args: readonly string[]) => Judgement> = {
+  jq: judgeJq,
+  find: judgeFind,
+  git: judgeGit,
+  echo: judgeAlways,
+  true: judgeAlways,
+  false: judgeAlways,
+  ':': judgeAlways,
+  printf: judgePrintf,
+  test: judgeTest,
+  '[': judgeTest,
+  '[[': judgeTest,
+  command: judgeCommandBuiltin,
 };
 
-for (const name of [
-  'cat', 'head', 'tail', 'wc', 'nl', 'tac', 'rev', 'cut', 'tr', 'fold', 'paste', 'expand', 'unexpand', 'column',
-  'comm', 'cmp', 'diff', 'od', 'hexdump', 'strings', 'stat', 'which', 'whereis', 'type', 'basename', 'dirname',
-  'realpath', 'readlink', 'pwd', 'echo', 'true', 'false', 'sleep', 'seq', 'whoami', 'id', 'groups', 'uname',
-  'nproc', 'locale', 'printenv', 'du', 'df', 'ls', 'grep', 'egrep', 'fgrep', 'jq', 'md5sum', 'sha1sum',
-  'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'b2sum', 'cksum', 'sum',
-]) {
-  RULES[name] = any;
-}
-for (const name of ['test', '[', '[[']) RULES[name] = testRule;
+export const READ_ONLY_COMMANDS: readonly string[] = [...Object.keys(SPECS), ...Object.keys(CUSTOM)].sort();
 
-export const READ_ONLY_COMMANDS: readonly string[] = Object.keys(RULES).sort();
+/** What the grammar of `argv[0]` says about this argv (not about wrappers, redirects or assignments). */
+export function judgeArgv(argv: readonly string[]): Judgement {
+  const [name, ...args] = argv;
+  // A path (`./ls`, `/tmp/x/cat`) can name any program.
+  if (name === undefined || name.includes('/')) return UNKNOWN('a program named by a path');
+  if (Object.hasOwn(CUSTOM, name)) return (CUSTOM[name] as (a: readonly string[]) => Judgement)(args);
+  if (Object.hasOwn(SPECS, name)) return judgeSpec(name, SPECS[name] as Spec, args);
+  return UNKNOWN(`${name} is not a known read-only command`);
+}
 
 /** Variables that change only how output looks. Anything else (PATH, LD_PRELOAD, GIT_*, PAGER…) can run code. */
 const SAFE_ASSIGNMENT = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|TERM|COLUMNS|LINES|CLICOLOR|CLICOLOR_FORCE)=/;
 
-/** Wrappers that do not change what a read-only command can do. */
-// Not xargs: it appends arguments read from stdin, so the command's real arguments are unknown.
-const NEUTRAL_WRAPPERS = new Set(['env', 'nohup', 'time', 'nice', 'timeout', 'command', 'builtin', 'exec', 'stdbuf', 'eval', 'sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
+/**
+ * Wrappers that do not change what a read-only command can do (their own options are checked by the
+ * unwrapper: an unknown or unsafe wrapper option makes the segment opaque). Not shells, eval, env -S/-C,
+ * sudo/doas, xargs (it appends arguments read from stdin), nohup (it may create nohup.out), setsid, coproc.
+ */
+const NEUTRAL_WRAPPERS = new Set(['env', 'time', 'nice', 'timeout', 'command', 'builtin', 'exec', 'stdbuf']);
 
 function redirectIsReadOnly(r: Redirect): boolean {
   if (r.kind === 'dup' || r.kind === 'heredoc' || r.kind === 'herestring') return true;
@@ -174,19 +206,16 @@ function redirectIsReadOnly(r: Redirect): boolean {
 }
 
 export function isReadOnlySegment(seg: SimpleCommand): boolean {
-  if (seg.dynamic || seg.argv.length === 0) return false;
+  if (seg.dynamic || seg.opaque || seg.chdir || seg.argv.length === 0) return false;
   if (!seg.wrappers.every((w) => NEUTRAL_WRAPPERS.has(w))) return false;
   if (!seg.assignments.every((a) => SAFE_ASSIGNMENT.test(a))) return false;
   if (!seg.redirects.every(redirectIsReadOnly)) return false;
-  const [name, ...args] = seg.argv;
-  // A path (`./ls`, `/tmp/x/cat`) can name any program.
-  if (name === undefined || name.includes('/') || !Object.hasOwn(RULES, name)) return false;
-  return (RULES[name] as Rule)(args);
+  return judgeArgv(seg.argv).readOnly;
 }
 
 /** True only when every segment is a known read-only command and nothing in the line is uncheckable. */
 export function isReadOnlyCommand(analysis: CommandAnalysis): boolean {
-  if (!analysis.ok || analysis.dynamic || analysis.hasSubstitution || analysis.hasBackground) return false;
+  if (!analysis.ok || analysis.dynamic || analysis.opaque || analysis.hasSubstitution || analysis.hasBackground) return false;
   if (analysis.segments.length === 0) return false;
   return analysis.segments.every(isReadOnlySegment);
 }

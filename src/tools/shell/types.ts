@@ -36,6 +36,33 @@ export interface SimpleCommand {
   wrappers: string[];
   /** Some word, assignment or redirect target of this command is not a static literal. */
   dynamic: boolean;
+  /**
+   * What this command runs cannot be fully seen: its program is hidden (a dynamic name, a wrapper whose options
+   * were not understood, a shell reading a script or stdin, `source`, `xargs` feeding a shell), or a word or
+   * assignment evaluates code stored in a value (see CommandAnalysis.opaque). No allow rule may cover it, and a
+   * Bash deny rule denies it (the hidden program may be the denied one).
+   */
+  opaque: boolean;
+  /** A wrapper runs the command in another directory (`env -C DIR`, `sudo -D DIR`): relative paths are off. */
+  chdir: boolean;
+  /**
+   * Paths this command reads, as far as its grammar tells (relative to the shell's working directory at that
+   * point): file operands of known programs (`cat a b`, `grep pat f`), path-valued options (`date -f F`,
+   * `file -m F`, `grep -f F`, `sort --files0-from=F`, `hexdump -f F`), start points of `find`, `git -C DIR`, and
+   * input redirects (`< F`). Meant for Read deny rules and working-directory checks.
+   */
+  readPaths: string[];
+  /**
+   * True when the program's grammar is known and every word was understood, so `readPaths` lists every path
+   * the words name. False for unknown programs (`python x.py` may read anything): only redirects are listed.
+   */
+  readsKnown: boolean;
+  /**
+   * Paths this command writes, as far as the analyser sees: output redirects (`> F`, `>> F`, `&> F`, not
+   * /dev/null), `time -o F`, and write options of known programs (`sort -o F`/`--o=F`/`-T DIR`, `uniq IN OUT`,
+   * `find -fprint F`, `git … --output=F`). For rules such as "writes into .git/ always ask".
+   */
+  writePaths: string[];
   /** The source text of the command (for messages). */
   text: string;
 }
@@ -57,6 +84,20 @@ export interface CommandAnalysis {
   hasBackground: boolean;
   /** Some word is not a static literal ($VAR, globs, arithmetic, ~, brace expansion, substitutions). */
   dynamic: boolean;
+  /**
+   * Bash may run code or a program the segments do not show: the parse failed or tree-sitter and bash may
+   * disagree (ERROR/MISSING nodes, heredoc delimiters with partial quoting or an end line that does not match),
+   * a program name is hidden (`$X`, `"$X"`, `${X}`, eval/sh -c of dynamic code, a shell reading stdin, source,
+   * PATH, BASH_ENV, LD_…, GIT_… assignments, `hash -p`, `enable`, `alias`), or a construct evaluates code stored
+   * in a value: parameter expansions beyond plain `$name`/`${name}`/`${#name}` (`${x=…}`, `${x:=…}`, `${y@P}`,
+   * `${!x}`, `${a[x]}`, `${x:1:2}`…), arithmetic other than on literal numbers (`$((x))`, `((…))`, `let`,
+   * `[[ x -eq y ]]`), array subscripts (`a[i]=…`, `test -v 'a[…]'`, `read 'a[…]'`), `printf -v`, and
+   * declare/typeset/local/readonly/export with values or options. Such a command is never read-only, no
+   * allow rule covers it, and a Bash deny rule denies it.
+   */
+  opaque: boolean;
+  /** Some segment changes the working directory for what follows (`cd`, `pushd`, `popd`) or runs elsewhere (`env -C`). */
+  changesDirectory: boolean;
   /** Why the command cannot be fully checked before it runs (empty when it can), in plain words. */
   reasons: string[];
 }

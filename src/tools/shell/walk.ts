@@ -5,7 +5,7 @@
 import type { SyntaxNode } from './parser.js';
 import type { Redirect } from './types.js';
 import type { Word } from './wrappers.js';
-import { REASONS, type WordValue, evaluateAssignment, evaluateWord } from './words.js';
+import { REASONS, type WordValue, evaluateAssignment, evaluateWord, isLiteralArithmetic, isPlainExpansion } from './words.js';
 
 export interface RawSegment {
   words: Word[];
@@ -20,6 +20,8 @@ export interface WalkResult {
   substitution: boolean;
   background: boolean;
   dynamic: boolean;
+  /** Code in values, hidden programs, or a parser disagreement (see CommandAnalysis.opaque). */
+  opaque: boolean;
   reasons: Set<string>;
 }
 
@@ -32,7 +34,15 @@ const TEST_WORDS = new Set([
 const ARITH_TEST = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge']);
 
 class Walker {
-  readonly r: WalkResult = { ok: true, segments: [], substitution: false, background: false, dynamic: false, reasons: new Set() };
+  readonly r: WalkResult = { ok: true, segments: [], substitution: false, background: false, dynamic: false, opaque: false, reasons: new Set() };
+
+  constructor(private readonly source: string) {}
+
+  opaque(reason: string): void {
+    this.r.opaque = true;
+    this.r.dynamic = true;
+    this.r.reasons.add(reason);
+  }
 
   private note(w: WordValue): Word {
     if (w.dynamic) {
@@ -51,6 +61,7 @@ class Walker {
   walk(node: SyntaxNode): void {
     if (node.type === 'ERROR' || node.isMissing) {
       this.r.ok = false;
+      this.opaque(REASONS.parser);
       return;
     }
     switch (node.type) {
@@ -79,13 +90,24 @@ class Walker {
         return this.children(node);
       case 'arithmetic_expansion':
         this.flag(REASONS.arithmetic);
+        if (!isLiteralArithmetic(node.text)) this.opaque(REASONS.code);
         return this.children(node);
       case 'simple_expansion':
       case 'expansion':
         this.flag(REASONS.variable);
+        // ${x=…}, ${x:=…}, ${y@P}, ${!x}, ${a[x]}, ${x:1:2}, ${x/…/…}: they assign, index, evaluate or transform.
+        if (!isPlainExpansion(node.text)) this.opaque(REASONS.code);
+        return this.children(node);
+      case 'subscript':
+      case 'c_style_for_statement':
+      case 'arithmetic_command':
+        this.opaque(REASONS.code);
         return this.children(node);
       case 'compound_statement':
-        if (node.firstChild?.type === '((') this.flag(REASONS.arithmetic);
+        if (node.firstChild?.type === '((') {
+          this.flag(REASONS.arithmetic);
+          if (!isLiteralArithmetic(node.text)) this.opaque(REASONS.code);
+        }
         return this.children(node);
       case 'heredoc_body':
         return this.heredocBody(node);
@@ -126,7 +148,9 @@ class Walker {
   private nested(node: SyntaxNode): void {
     for (const c of node.children) {
       if (REDIRECTS.has(c.type)) this.inRedirect(c);
-      else this.children(c);
+      // The words themselves are walked too: an expansion or arithmetic as a whole word must be seen.
+      else if (c.type === 'variable_assignment' || c.type === 'variable_name' || !c.isNamed) this.children(c);
+      else this.walk(c);
     }
   }
 
@@ -140,6 +164,14 @@ class Walker {
 
   private declaration(node: SyntaxNode): void {
     if (joinsLines(node)) this.r.ok = false;
+    // declare/typeset/local/readonly/export with a value or an option (-i makes later assignments arithmetic,
+    // -n makes names references), and unset of a subscript, evaluate code in values.
+    const kw = node.firstChild?.type ?? '';
+    for (const c of node.namedChildren) {
+      if (kw === 'unset') {
+        if (c.text.includes('[')) this.opaque(REASONS.code);
+      } else if (c.type === 'variable_assignment' || (c.type !== 'variable_name' && !['-p', '-f', '-F'].includes(c.text))) this.opaque(REASONS.code);
+    }
     const seg: RawSegment = { words: [], assignments: [], redirects: [], text: node.text };
     for (const c of node.children) {
       if (!c.isNamed) seg.words.push({ value: c.type, dynamic: false });
@@ -169,9 +201,18 @@ class Walker {
       const w = words[i] as Word;
       if (w.dynamic) continue;
       if (isDouble && ARITH_TEST.has(w.value)) {
-        for (const operand of [words[i - 1], words[i + 1]]) if (!operand || !/^-?\d+$/.test(operand.value)) this.flag(REASONS.arithmetic);
+        // A dynamic operand (`$x`) is not a plain number either: its value is evaluated as arithmetic.
+        for (const operand of [words[i - 1], words[i + 1]]) {
+          if (!operand || operand.dynamic || !/^-?\d+$/.test(operand.value)) {
+            this.flag(REASONS.arithmetic);
+            this.opaque(REASONS.code);
+          }
+        }
       }
-      if ((w.value === '-v' || w.value === '-R') && words[i + 1]?.value.includes('[')) this.flag(REASONS.arithmetic);
+      if ((w.value === '-v' || w.value === '-R') && (words[i + 1]?.dynamic || words[i + 1]?.value.includes('['))) {
+        this.flag(REASONS.arithmetic);
+        this.opaque(REASONS.code);
+      }
     }
     this.push({ words, assignments: [], redirects: [], text: node.text });
     this.children(node);
@@ -200,6 +241,40 @@ class Walker {
     }
   }
 
+  /**
+   * Heredocs are where tree-sitter and bash are known to disagree: a delimiter with partial quoting
+   * (`<<E'O'F`), an escaped or odd delimiter, or an end line bash would not accept. Only plain delimiters
+   * (`EOF`, `'EOF'`, `"EOF"`) whose body ends exactly where bash ends it are trusted.
+   */
+  private heredocConsistent(node: SyntaxNode): void {
+    const start = node.children.find((c) => c.type === 'heredoc_start');
+    if (!start) return;
+    const m = /^(?:([A-Za-z0-9_.-]+)|'([A-Za-z0-9_.-]+)'|"([A-Za-z0-9_.-]+)")$/.exec(start.text);
+    const fail = (): void => {
+      this.r.ok = false;
+      this.opaque(REASONS.parser);
+    };
+    if (!m) return fail();
+    const delimiter = (m[1] ?? m[2] ?? m[3]) as string;
+    const stripTabs = node.children.some((c) => !c.isNamed && c.type === '<<-');
+    const end = node.children.find((c) => c.type === 'heredoc_end');
+    const body = node.children.find((c) => c.type === 'heredoc_body');
+    const norm = (line: string): string => (stripTabs ? line.replace(/^\t+/, '') : line);
+    if (!end || norm(end.text) !== delimiter) return fail();
+    const lineStart = this.source.lastIndexOf('\n', end.startIndex - 1) + 1;
+    const before = this.source.slice(lineStart, end.startIndex);
+    if (before !== '' && !(stripTabs && /^\t+$/.test(before))) return fail();
+    if (end.endIndex !== this.source.length && this.source[end.endIndex] !== '\n') return fail();
+    // bash ends the body at the first line equal to the delimiter: none may come earlier.
+    if (body) {
+      const bodyStart = this.source.lastIndexOf('\n', body.startIndex - 1) + 1;
+      const lines = this.source.slice(bodyStart, lineStart).split('\n');
+      // The first line is the rest of the line holding `<<`, unless the body starts on a line of its own.
+      const from = bodyStart === body.startIndex ? 0 : 1;
+      if (lines.slice(from, -1).some((line) => norm(line) === delimiter)) return fail();
+    }
+  }
+
   private heredocBody(node: SyntaxNode): void {
     // The grammar does not parse backticks in heredoc bodies; bash runs them when the delimiter is unquoted.
     const start = node.parent?.children.find((c) => c.type === 'heredoc_start');
@@ -215,6 +290,7 @@ class Walker {
   /** The redirects of one redirect node (a heredoc node may carry more, nested). */
   private redirects(node: SyntaxNode): Redirect[] {
     if (node.type === 'heredoc_redirect') {
+      this.heredocConsistent(node);
       const start = node.children.find((c) => c.type === 'heredoc_start');
       const delimiter = start ? start.text.replace(/['"\\]/g, '') : null;
       const op = node.children.find((c) => !c.isNamed)?.type ?? '<<';
@@ -249,9 +325,12 @@ function joinsLines(node: SyntaxNode): boolean {
   return false;
 }
 
-export function walkProgram(root: SyntaxNode): WalkResult {
-  const w = new Walker();
-  if (root.hasError) w.r.ok = false;
+export function walkProgram(root: SyntaxNode, source: string): WalkResult {
+  const w = new Walker(source);
+  if (root.hasError) {
+    w.r.ok = false;
+    w.opaque(REASONS.parser);
+  }
   w.walk(root);
   return w.r;
 }

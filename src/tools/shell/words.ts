@@ -12,7 +12,21 @@ export const REASONS = {
   brace: "Brace expansion in this command can't be checked before it runs",
   arithmetic: "Arithmetic in this command can't be checked before it runs",
   quoting: "Quoting in this command can't be checked before it runs",
+  code: "This command evaluates code stored in a value (arithmetic, subscripts, ${…} operators, indirection, declare), which can't be checked before it runs",
+  hidden: "The program this command runs is hidden (a variable, a shell reading a script or stdin, source, PATH or a similar setting) and can't be checked before it runs",
+  parser: 'The shell may read this command differently from the analyser (heredoc delimiter, quoting), so it cannot be checked',
 } as const;
+
+/** `$name`, `${name}`, `${#name}`, positional and special parameters: expanding them evaluates nothing. */
+export function isPlainExpansion(text: string): boolean {
+  return /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9]|[@*#?$!_-])$/.test(text) || /^\$\{#?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!_-])\}$/.test(text);
+}
+
+/** Arithmetic on literal numbers only (`$((1+2))`): a name or `$` in it evaluates a variable's value as code. */
+export function isLiteralArithmetic(text: string): boolean {
+  const inner = text.replace(/^\$?\(\(|\)\)$/g, '').replace(/^\$\[|\]$/g, '');
+  return /^[0-9\s+\-*/%()<>=!&|^~?:,]*$/.test(inner);
+}
 
 export interface WordValue {
   /** The value after quote removal; the source text when the word is dynamic. */

@@ -57,7 +57,8 @@ const CASES: Array<[string, Expected]> = [
   ['nice -n 5 timeout 10 cat x', { segments: ['cat x'], ro: true }],
   // xargs appends arguments read from stdin (e.g. `-delete` for find): never read-only.
   ['xargs grep foo', { segments: ['grep foo'], ro: false }],
-  ['bash -c "ls -la"', { segments: ['ls -la'], ro: true }],
+  // A shell is never a read-only wrapper (its startup files and options are beyond the analyser).
+  ['bash -c "ls -la"', { segments: ['ls -la'], ro: false }],
   // Lists, pipelines and newlines: every command is a segment.
   ['git status; rm -rf x', { segments: ['git status', 'rm -rf x'] }],
   ['git status && rm x', { segments: ['git status', 'rm x'] }],
@@ -164,7 +165,8 @@ const CASES: Array<[string, Expected]> = [
   ['./ls', { segments: ['./ls'] }],
   ['echo x | tee out', { segments: ['echo x', 'tee out'] }],
   ['date 0101', { segments: ['date 0101'] }],
-  ['export A=1', { segments: ['export A=1'] }],
+  // declare/export with a value: opaque (a value can be evaluated as code: `declare -i`, subscripts).
+  ['export A=1', { segments: ['export A=1'], flags: ['dyn'] }],
   ['A=1', { segments: [''] }],
   // Not understood: never an exception, always ok:false.
   ['echo "unterminated', { ok: false, segments: ['echo'] }],
@@ -207,6 +209,11 @@ describe('segment details', () => {
         assignments: ['A=1', 'B=x y'],
         wrappers: ['sudo', 'env', 'nice'],
         dynamic: false,
+        opaque: false,
+        chdir: false,
+        readPaths: [],
+        readsKnown: false,
+        writePaths: ['log'],
         text: 'sudo -u root env A=1 B="x y" nice -n 5 rm -rf "my dir"',
       },
     ]);
@@ -245,7 +252,10 @@ describe('segment details', () => {
     expect((await analyzeCommand('ls *.ts')).reasons).toEqual([
       "A wildcard in this command expands to file names that can't be checked before it runs",
     ]);
-    expect((await analyzeCommand('echo "x')).reasons).toEqual(['This command could not be parsed, so what it runs cannot be checked']);
+    expect((await analyzeCommand('echo "x')).reasons).toEqual([
+      'This command could not be parsed, so what it runs cannot be checked',
+      'The shell may read this command differently from the analyser (heredoc delimiter, quoting), so it cannot be checked',
+    ]);
     expect((await analyzeCommand('ls -la')).reasons).toEqual([]);
   });
 
