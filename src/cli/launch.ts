@@ -3,11 +3,12 @@
 // cache of its own). A missing, stale (different source or V8) or corrupt cache is rejected by V8 and simply
 // rebuilt: the bundle is compiled as usual and a fresh cache is written when the process exits. The bundles'
 // own lazy requires of each other (./agentd-tools.js, ./agentd-sdk.js) go through the same loader.
-import { closeSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { SECRET_ENV_NAMES, extraSecretNames } from '../util/secrets.js';
 
 /**
  * V8 settings for a long-running daemon (see tuneV8), and every flag they change back at its default value:
@@ -159,7 +160,56 @@ function takeSecrets(): void {
   }
 }
 
+/**
+ * Started without bin/agentd's shell lines (`node bin/agentd`, the native executable), the credentials are still
+ * in the environment block the kernel shows as /proc/<pid>/environ (and `ps e`) to every process of the same
+ * user — tools included. Linux lets a process write its own memory through /proc/self/mem: each secret's value
+ * is overwritten with `*` there, after process.env has taken a heap copy (setenv), so agentd keeps using it.
+ * Skipped when no secret is in the environment (the usual case under bin/agentd: the shell lines took them out).
+ * Returns what it did, for the test: the names scrubbed, or why nothing was.
+ */
+export function scrubEnvironBlock(env: NodeJS.ProcessEnv = process.env): { scrubbed: string[] } | { skipped: string } {
+  const names = [...SECRET_ENV_NAMES, ...extraSecretNames(env)].filter((n) => env[n] !== undefined && env[n] !== '');
+  if (names.length === 0) return { skipped: 'no secrets in the environment' };
+  if (process.platform !== 'linux') return { skipped: 'not Linux' };
+  let fd: number | undefined;
+  try {
+    // /proc/<pid>/stat: fields 50 and 51 are env_start and env_end (proc(5)); the comm field may hold spaces.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = Number(fields[50 - 3]);
+    const end = Number(fields[51 - 3]);
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start || end - start > 4 * 1024 * 1024) return { skipped: 'no environment block' };
+    fd = openSync('/proc/self/mem', 'r+');
+    const block = Buffer.alloc(end - start);
+    readSync(fd, block, 0, block.length, start);
+    const scrubbed: string[] = [];
+    for (const name of names) {
+      const value = env[name] as string;
+      const key = Buffer.from(`${name}=`);
+      for (let i = block.indexOf(key); i !== -1; i = block.indexOf(key, i + 1)) {
+        if (i !== 0 && block[i - 1] !== 0) continue;
+        const from = i + key.length;
+        const to = block.indexOf(0, from);
+        if (to <= from) continue;
+        // A heap copy first (setenv): once the block is overwritten, getenv must not read it.
+        env[name] = `${value}`;
+        block.fill(0x2a, from, to);
+        writeSync(fd, block, from, to - from, start + from);
+        if (!scrubbed.includes(name)) scrubbed.push(name);
+      }
+      env[name] = value;
+    }
+    return { scrubbed };
+  } catch (err) {
+    return { skipped: `cannot write /proc/self/mem: ${(err as Error).message}` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 export function launch(file: string): void {
+  scrubEnvironBlock();
   takeSecrets();
   // bin/agentd sets GLIBC_TUNABLES for this process only (glibc has read it by now): tools, hooks and MCP
   // servers get the environment the host gave agentd.

@@ -11,16 +11,9 @@ import { positiveNumber } from '../util/env.js';
 import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
 import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from './sandbox/index.js';
+import { SECRET_ENV_NAMES, extraSecretNames } from '../util/secrets.js';
 
-/** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
-export const SECRET_ENV_NAMES = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'CLAUDE_CODE_OAUTH_TOKEN',
-  'ANTHROPIC_FOUNDRY_API_KEY',
-  'AWS_BEARER_TOKEN_BEDROCK',
-  'CLAUDE_CODE_SESSION_ACCESS_TOKEN',
-] as const;
+export { SECRET_ENV_NAMES };
 
 /**
  * The PATH tools get when agentd was given none (unset or empty, as when a host starts it with a bare
@@ -40,7 +33,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
   for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
   if (!out['PATH']) out['PATH'] = DEFAULT_CHILD_PATH;
   if (env['AGENTD_PASS_CREDENTIALS_TO_TOOLS'] === '1') return out;
-  const extra = (env['AGENTD_SECRET_ENV'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = extraSecretNames(env);
   for (const k of [...SECRET_ENV_NAMES, ...extra]) delete out[k];
   delete out['AGENTD_SECRET_ENV'];
   out['CLAUDECODE'] = '1';
@@ -50,7 +43,7 @@ export function childEnvironment(env: Readonly<Record<string, string | undefined
 
 /** The secret values to scrub from logs. */
 export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
-  const extra = (env['AGENTD_SECRET_ENV'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const extra = extraSecretNames(env);
   return [...SECRET_ENV_NAMES, ...extra].map((k) => env[k]).filter((v): v is string => typeof v === 'string' && v.length >= 8);
 }
 

@@ -2,6 +2,21 @@
 // them out of tools' reach. Applied where text leaves the process: log lines, tool results (what the model sees),
 // transcript lines and stdout frames. Values under 8 characters are not treated as secrets (false positives).
 
+/** Variables that carry agentd's own credentials; never handed to tools unless the user says so. */
+export const SECRET_ENV_NAMES = [
+  'ANTHROPIC_API_KEY',
+  'ANTHROPIC_AUTH_TOKEN',
+  'CLAUDE_CODE_OAUTH_TOKEN',
+  'ANTHROPIC_FOUNDRY_API_KEY',
+  'AWS_BEARER_TOKEN_BEDROCK',
+  'CLAUDE_CODE_SESSION_ACCESS_TOKEN',
+] as const;
+
+/** The names AGENTD_SECRET_ENV (comma-separated) adds to SECRET_ENV_NAMES. */
+export function extraSecretNames(env: Readonly<Record<string, string | undefined>>): string[] {
+  return (env['AGENTD_SECRET_ENV'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}
+
 export const REDACTED = '[REDACTED]';
 
 /** Replaces each secret (8+ chars) in `s`, raw and in its JSON-escaped form. */

@@ -36,7 +36,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(command: string, cwd: string, taps: FrameTap[], home: string): Promise<SDKMessage[]> {
+async function run(command: string, cwd: string, taps: FrameTap[], home: string, executable = AGENTD): Promise<SDKMessage[]> {
   server = await startLoopbackServer({
     rules: [
       { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_snoop', name: 'Bash', input: { command, description: 'look around' } }] } },
@@ -47,7 +47,7 @@ async function run(command: string, cwd: string, taps: FrameTap[], home: string)
   const out: SDKMessage[] = [];
   const q = query({
     prompt: 'look around',
-    options: { pathToClaudeCodeExecutable: AGENTD, cwd, env, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true, spawnClaudeCodeProcess: tappedSpawner(taps) },
+    options: { pathToClaudeCodeExecutable: executable, cwd, env, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true, spawnClaudeCodeProcess: tappedSpawner(taps) },
   });
   for await (const m of q) out.push(m);
   return out;
@@ -75,6 +75,25 @@ describe('a Bash tool in bypass mode cannot read agentd’s credentials', () => 
     expect(req).toHaveLength(2);
     expect(String(req[0]?.headers['authorization'] ?? req[0]?.headers['x-api-key'])).toContain(KEY);
     expect(JSON.stringify(req[1]?.body)).not.toContain(KEY);
+  }, 60_000);
+
+  it('started without the shell lines (`node bin/agentd`, as the native executable starts): the environment block is scrubbed', async () => {
+    const cwd = tempDir('agentd-snoop-');
+    const home = tempDir('agentd-home-');
+    // node runs bin/agentd as JavaScript: the credentials reach node's environment block, and the launcher's
+    // scrubEnvironBlock must overwrite them there (through /proc/self/mem) before any tool starts.
+    const wrapper = join(tempDir('agentd-wrap-'), 'agentd-via-node');
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENTD)} "$@"\n`, { mode: 0o755 });
+    const taps: FrameTap[] = [];
+    const msgs = await run(SNOOP, cwd, taps, home, wrapper);
+    const output = toolResults(msgs)[0]?.[2] ?? '';
+    expect(output).toContain('== parent');
+    // The scrubbed variables are still there, as asterisks: proof the block was written, not the variables dropped.
+    expect(output).toMatch(/ANTHROPIC_API_KEY=\*{8,}/);
+    for (const secret of [KEY, TOKEN, EXTRA]) expect(output).not.toContain(secret);
+    const req = server?.requests ?? [];
+    expect(req).toHaveLength(2);
+    expect(String(req[0]?.headers['x-api-key'])).toBe(KEY);
   }, 60_000);
 
   it('a secret value a tool does reach is redacted from the model request, the transcript and stdout', async () => {
