@@ -11,6 +11,8 @@ export const InitializeRequest = z.looseObject({
   systemPrompt: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
   appendSystemPrompt: z.optional(z.nullable(z.string())),
   sdkMcpServers: z.optional(z.nullable(z.array(z.string()))),
+  /** `mcpServersDelivery: 'initialize'`: external servers sent here instead of --mcp-config (entries parsed by src/mcp). */
+  mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   title: z.optional(z.nullable(z.string())),
@@ -38,6 +40,30 @@ export const SetMaxThinkingTokensRequest = z.looseObject({
 });
 
 export const McpStatusRequest = z.looseObject({ subtype: z.literal('mcp_status') });
+
+/** A JSON-RPC 2.0 message (request, notification or response) as MCP defines it; checked for `jsonrpc` only. */
+export const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
+
+/**
+ * Host → agentd: a message from one of the host's in-process ("SDK") MCP servers (a notification, a request to
+ * the client, or a reply). agentd acknowledges with an empty success (protocol.md §8.2).
+ */
+export const McpMessageRequest = z.looseObject({
+  subtype: z.literal('mcp_message'),
+  server_name: z.string(),
+  message: JsonRpcMessage,
+});
+
+/**
+ * agentd → host: a JSON-RPC message for the host's SDK server `server_name`. For a request, the host's success
+ * reply carries the server's JSON-RPC response as `mcp_response`.
+ */
+export const McpMessageToHostRequest = z.strictObject({
+  subtype: z.literal('mcp_message'),
+  server_name: z.string(),
+  message: z.record(z.string(), z.unknown()),
+});
+export type McpMessageToHostRequest = z.infer<typeof McpMessageToHostRequest>;
 
 /**
  * A short title for the session (hidden SDK method `generateSessionTitle(description, {persist})`; the current
@@ -72,6 +98,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'set_model',
   'set_max_thinking_tokens',
   'mcp_status',
+  'mcp_message',
   'generate_session_title',
   'get_context_usage',
   'remote_control',
@@ -85,6 +112,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   set_model: SetModelRequest,
   set_max_thinking_tokens: SetMaxThinkingTokensRequest,
   mcp_status: McpStatusRequest,
+  mcp_message: McpMessageRequest,
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
@@ -136,6 +164,8 @@ export const InitializeResponse = z.strictObject({
   current_permission_mode: z.optional(PermissionMode),
   session_state: z.optional(z.enum(['idle', 'running', 'requires_action'])),
   capabilities: z.optional(z.array(z.string())),
+  /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
+  mcp_servers_applied: z.optional(z.boolean()),
   agentd_version: z.string(),
 });
 export type InitializeResponse = z.infer<typeof InitializeResponse>;
@@ -148,9 +178,32 @@ export type InterruptResponse = z.infer<typeof InterruptResponse>;
 
 export const SetPermissionModeResponse = z.strictObject({ mode: PermissionMode });
 
-export const McpStatusResponse = z.strictObject({
-  mcpServers: z.array(z.looseObject({ name: z.string(), status: z.string() })),
+/** The SDK's McpServerStatus, the fields agentd fills. `config` never carries `env` or `headers` values. */
+export const McpServerStatus = z.strictObject({
+  name: z.string(),
+  status: z.enum(['connected', 'failed', 'needs-auth', 'pending', 'disabled']),
+  serverInfo: z.optional(z.strictObject({ name: z.string(), version: z.string() })),
+  error: z.optional(z.string()),
+  config: z.optional(z.record(z.string(), z.unknown())),
+  scope: z.optional(z.string()),
+  source: z.optional(z.string()),
+  tools: z.optional(
+    z.array(
+      z.strictObject({
+        name: z.string(),
+        description: z.optional(z.string()),
+        annotations: z.optional(z.strictObject({ readOnly: z.optional(z.boolean()), destructive: z.optional(z.boolean()), openWorld: z.optional(z.boolean()) })),
+      }),
+    ),
+  ),
 });
+
+export const McpStatusResponse = z.strictObject({
+  mcpServers: z.array(McpServerStatus),
+});
+
+/** The acknowledgement of a host's `mcp_message`. */
+export const McpMessageResponse = z.strictObject({});
 
 /** `null` when the description holds nothing to title (as Claude Code answers for "hi"). */
 export const GenerateSessionTitleResponse = z.strictObject({ title: z.nullable(z.string()) });

@@ -9,6 +9,10 @@ import {
   InitializeResponse,
   InterruptRequest,
   InterruptResponse,
+  McpMessageRequest,
+  McpMessageResponse,
+  McpMessageToHostRequest,
+  McpStatusResponse,
   RemoteControlRequest,
   RemoteControlResponse,
   SetMaxThinkingTokensRequest,
@@ -59,7 +63,7 @@ export const PROTOCOL_LEVEL = '2.1.330';
 export const OutboundControlRequestFrame = z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
-  request: z.union([CanUseToolRequest, HookCallbackRequest]),
+  request: z.union([CanUseToolRequest, HookCallbackRequest, McpMessageToHostRequest]),
 });
 export type OutboundControlRequestFrame = z.infer<typeof OutboundControlRequestFrame>;
 
@@ -110,7 +114,10 @@ export const NAMED_SCHEMAS = {
   // Payloads agentd sends inside control frames.
   CanUseToolRequest,
   HookCallbackRequest,
+  McpMessageToHostRequest,
   InitializeResponse,
+  McpStatusResponse,
+  McpMessageResponse,
   InterruptResponse,
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
@@ -126,6 +133,7 @@ export const NAMED_SCHEMAS = {
   GenerateSessionTitleRequest,
   GetContextUsageRequest,
   RemoteControlRequest,
+  McpMessageRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,

@@ -16,6 +16,11 @@ import type { Logger } from '../log/logger.js';
 import { preloadAnthropicSdk } from '../model/anthropic.js';
 import { createHookCallbackPort } from '../control/hook-callbacks.js';
 import { createHostPrompter } from '../control/permission-prompter.js';
+import { createMcpMessagePort } from '../control/mcp-port.js';
+import { McpConfigError, type McpServerSpec, parseServerEntry, resolveMcpServers } from '../mcp/config.js';
+import { McpHub } from '../mcp/hub.js';
+import { ruleNamesTool } from '../permissions/match.js';
+import { killGroup } from '../tools/process-groups.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
@@ -41,8 +46,15 @@ import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { globalConfigFile } from './subcommands/mcp.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
+/** MCP_TIMEOUT default: a server's handshake, and the first model request's wait for pending servers. */
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+/** MCP_TOOL_TIMEOUT default (as Claude Code: effectively none; a server's own `timeout` ≥ 1000 ms wins). */
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
+/** MAX_MCP_OUTPUT_TOKENS default (as Claude Code); text beyond ~4 characters a token is cut with a marker. */
+export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
 const OUTBOUND_LINE_CAP = 1024 * 1024;
 
 export interface AppIO {
@@ -123,6 +135,48 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
+  // MCP servers: configuration is read now (a bad --mcp-config is a start-up error); connections start with the
+  // other background work, never before `initialize` is answered.
+  let mcpSpecs: McpServerSpec[];
+  try {
+    mcpSpecs = resolveMcpServers({
+      flags: opts.mcpConfig,
+      strict: opts.strictMcpConfig,
+      sources: opts.settingSources ?? ['user', 'project', 'local'],
+      cwd: io.cwd,
+      globalConfigFile: globalConfigFile({ env: io.env, home: homedir() }),
+      env: io.env,
+    });
+  } catch (e) {
+    if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);
+    throw e;
+  }
+  const mcpTimeoutMs = envInt(io.env, 'MCP_TIMEOUT') || DEFAULT_MCP_TIMEOUT_MS;
+  const mcp = new McpHub({
+    tools,
+    isRemoved: (name) => rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none')),
+    logger,
+    cwd: io.cwd,
+    childEnv: childEnvironment(io.env),
+    trackProcessGroup: (pgid) => tracker.track(pgid),
+    killGroup: (pgid) => killGroup(pgid, { graceMs: 2000 }),
+    connectTimeoutMs: mcpTimeoutMs,
+    toolTimeoutMs: envInt(io.env, 'MCP_TOOL_TIMEOUT') || DEFAULT_MCP_TOOL_TIMEOUT_MS,
+    maxOutputChars: (envInt(io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
+    clientVersion: AGENTD_VERSION,
+  });
+  let mcpStarted = false;
+  const startMcp = (): void => {
+    if (mcpStarted) return;
+    mcpStarted = true;
+    mcp.add(mcpSpecs);
+  };
+  // SDK servers are reached through the host; one-shot mode has none to answer.
+  const attachMcpHost = (): void => {
+    if (printMode) mcp.noHost('one-shot mode (-p) has no SDK host to serve an SDK MCP server');
+    else mcp.attachHost(createMcpMessagePort(client));
+  };
+
   let resolveExit!: (code: number) => void;
   const exit = new Promise<number>((r) => {
     resolveExit = r;
@@ -185,7 +239,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       model: settings.model,
       permissionMode: settings.permissionMode,
       tools: tools.names(),
-      mcpServers: [],
+      mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
     }),
@@ -257,7 +311,12 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      ready: toolsReady,
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
+      ready: toolsReady.then(() => {
+        startMcp();
+        attachMcpHost();
+        return mcp.settled(mcpTimeoutMs);
+      }),
     },
     {
       sessionId,
@@ -291,8 +350,16 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    if (req.sdkMcpServers?.length) logger.warn({ servers: req.sdkMcpServers }, 'SDK MCP servers are not supported yet; they are ignored');
-    return buildInitializeResponse({
+    const sdkNames = req.sdkMcpServers ?? [];
+    mcp.add(sdkNames.map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));
+    const initServers = req.mcpServers ?? undefined;
+    if (initServers) mcp.add(Object.entries(initServers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', io.env)));
+    // After this reply is on its way: the host must be able to answer our mcp_message requests.
+    setImmediate(() => {
+      startMcp();
+      attachMcpHost();
+    });
+    const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
@@ -300,7 +367,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
-    }) as unknown as Record<string, unknown>;
+    });
+    return (initServers ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
   };
 
   const router = new Router({
@@ -313,7 +381,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       canBypass: opts.allowDangerouslySkipPermissions,
       defaultModel,
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
-      mcpStatus: () => [],
+      mcpStatus: () => mcp.status(),
+      mcpMessage: (server, message) => mcp.deliver(server, message),
       contextSnapshot: async () => {
         // The tool definitions are part of the context: load them now if no turn has yet.
         warmUp();
@@ -363,7 +432,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       client.closeAll(reason.kind);
       session.abortAll(reason);
       void (async () => {
-        await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background.killAll()]), new Promise((r) => setTimeout(r, 2500))]);
+        await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background.killAll()]), new Promise((r) => setTimeout(r, 2500))]);
         await finish(code, 'other');
       })();
     },
@@ -377,6 +446,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
+    startMcp();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };
   setTimeout(warmUp, 25).unref();
@@ -402,8 +472,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     client.closeAll('stdin closed');
     session.endOfInput();
     await session.done();
-    // No tool process outlives the daemon: stopped calls may still be inside their kill grace period.
-    await Promise.all([background.killAll(), tracker.killAll(2000)]);
+    // No tool or MCP server process outlives the daemon: stopped calls may still be inside their kill grace period.
+    await Promise.all([mcp.close(), background.killAll(), tracker.killAll(2000)]);
     if (shuttingDown) return;
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');

@@ -57,8 +57,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'settings', kind: 'value', status: 'yes', help: 'Settings JSON or a path to a settings file' },
   { name: 'managed-settings', kind: 'value', status: 'no', help: 'Policy-tier settings (not implemented)' },
   // MCP, agents, plugins
-  { name: 'mcp-config', kind: 'multi', status: 'no', help: 'MCP servers (not implemented yet; servers are reported as failed)' },
-  { name: 'strict-mcp-config', kind: 'boolean', status: 'no', help: 'Only use --mcp-config servers (not implemented)' },
+  { name: 'mcp-config', kind: 'multi', status: 'yes', help: 'MCP servers: JSON or a file path (repeatable); stdio, http, sse and SDK servers' },
+  { name: 'strict-mcp-config', kind: 'boolean', status: 'yes', help: 'Only use --mcp-config servers (not .mcp.json or ~/.claude.json)' },
   { name: 'agent', kind: 'value', status: 'no', help: 'Main-thread agent (not implemented)' },
   { name: 'agents', kind: 'value', status: 'no', help: 'Agent definitions JSON (not implemented)' },
   { name: 'plugin-dir', kind: 'multi', status: 'no', help: 'Plugin directory (not implemented)' },

@@ -18,6 +18,8 @@ export interface HandlerDeps {
   /** Called when the permission mode changes (the permission layer's state). */
   onPermissionMode: (mode: PermissionModeName) => void;
   mcpStatus: () => Array<{ name: string; status: string }>;
+  /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
+  mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
   /** What the next model request would carry (for `get_context_usage`). */
   contextSnapshot: () => Promise<ContextSnapshot>;
   /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
@@ -80,6 +82,11 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     mcp_status: () => ({ ok: true, response: { mcpServers: d.mcpStatus() } }),
+
+    mcp_message: (req): HandlerResult =>
+      d.mcpMessage(req.server_name, req.message)
+        ? { ok: true, response: {} }
+        : { ok: false, code: 'invalid_request', error: `SDK MCP server not found: ${req.server_name}` },
 
     generate_session_title: async (req): Promise<HandlerResult> => {
       // Local unless the host asks for a model call: an editor asks at every new prompt, and a title is not worth

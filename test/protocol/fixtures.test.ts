@@ -193,6 +193,7 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     set_model: refuse,
     set_max_thinking_tokens: refuse,
     mcp_status: refuse,
+    mcp_message: refuse,
     generate_session_title: refuse,
     get_context_usage: refuse,
     remote_control: refuse,

@@ -26,6 +26,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     defaultModel: 'claude-test',
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
+    mcpMessage: () => false,
     contextSnapshot: async () => EMPTY,
     persistTitle: (t) => persisted.push(t),
     ...over,

@@ -1,0 +1,18 @@
+// The McpMessagePort (src/mcp/port.ts) over the control channel: each JSON-RPC message for a host-run ("SDK") MCP
+// server goes out as an `mcp_message` control request; the server's reply is the success response's
+// `mcp_response`. The MCP client above applies its own request timeouts; the deadline here bounds a host that
+// never answers at all.
+import type { McpMessagePort } from '../mcp/port.js';
+import type { ControlClient } from './outbound.js';
+
+export function createMcpMessagePort(client: ControlClient): McpMessagePort {
+  return {
+    async send(server, message, opts = {}) {
+      const response = await client.request(
+        { subtype: 'mcp_message', server_name: server, message },
+        { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}) },
+      );
+      return response['mcp_response'];
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// One MCP server connection on @modelcontextprotocol/sdk's Client: the real handshake (initialize, tools/list),
+// then each listed tool adapted into an agentd Tool (tool-adapter.ts). Loaded lazily (dist/agentd-mcp.js): a
+// session without MCP servers never pays for the MCP SDK.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpServerSpec } from './config.js';
+import type { McpMessagePort } from './port.js';
+import { SdkHostTransport } from './sdk-transport.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import { adaptMcpTool } from './tool-adapter.js';
+
+export interface ConnectDeps {
+  cwd: string;
+  /** The environment stdio servers start from (agentd's credentials already removed). */
+  childEnv: Readonly<Record<string, string>>;
+  port: McpMessagePort | undefined;
+  trackProcessGroup(pgid: number): () => void;
+  killGroup(pgid: number): Promise<void>;
+  /** Bounds the handshake (initialize + tools/list). */
+  connectTimeoutMs: number;
+  /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
+  toolTimeoutMs: number;
+  maxOutputChars: number;
+  clientVersion: string;
+  /** The connection dropped after it was established. */
+  onClosed(reason: string): void;
+  /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
+  registerDeliver?(deliver: (message: unknown) => void): void;
+}
+
+export interface ToolSummary {
+  name: string;
+  description?: string;
+  annotations?: { readOnly?: boolean; destructive?: boolean; openWorld?: boolean };
+}
+
+export interface ConnectedServer {
+  serverInfo: { name: string; version: string } | undefined;
+  tools: AnyTool[];
+  summaries: ToolSummary[];
+  close(): Promise<void>;
+}
+
+export class McpConnectError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpConnectError';
+  }
+}
+
+type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' }>;
+
+function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
+  switch (spec.kind) {
+    case 'stdio':
+      return new GroupStdioTransport({
+        command: spec.config.command,
+        args: spec.config.args ?? [],
+        env: { ...d.childEnv, ...(spec.config.env ?? {}) },
+        cwd: d.cwd,
+        trackProcessGroup: d.trackProcessGroup,
+        killGroup: d.killGroup,
+      });
+    case 'remote': {
+      const url = new URL(spec.config.url);
+      const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
+      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    }
+    case 'sdk':
+    {
+      if (!d.port) throw new McpConnectError('no SDK host is connected to serve it');
+      const t = new SdkHostTransport(spec.name, d.port);
+      d.registerDeliver?.((m) => t.deliver(m));
+      return t;
+    }
+    default: {
+      const never: never = spec;
+      throw new Error(`unknown MCP server kind ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Why a stdio server failed, from what it left behind: how it exited and its last stderr line. */
+function stdioReason(t: Transport, base: string): string {
+  if (!(t instanceof GroupStdioTransport)) return base;
+  const tail = t.stderrTail();
+  const exit = t.exitDescription();
+  const parts = [base];
+  if (exit && !base.includes(exit)) parts.push(`the process ${exit}`);
+  if (tail.length) parts.push(`stderr: ${tail.slice(-3).join(' | ')}`);
+  return parts.join('; ');
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
+  const out: McpTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    out.push(...r.tools);
+    cursor = r.nextCursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Promise<ConnectedServer> {
+  const transport = transportFor(spec, d);
+  const client = new Client({ name: 'agentd', version: d.clientVersion }, { capabilities: {} });
+  let established = false;
+  let closing = false;
+  let lastError: string | undefined;
+  client.onerror = (e) => {
+    lastError = e.message;
+  };
+  client.onclose = () => {
+    if (established && !closing) d.onClosed(stdioReason(transport, lastError ?? 'the connection closed'));
+  };
+  const deadline = Date.now() + d.connectTimeoutMs;
+  try {
+    await client.connect(transport, { timeout: d.connectTimeoutMs });
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, Math.max(1, deadline - Date.now())) : [];
+    established = true;
+    const serverInfo = client.getServerVersion();
+    const perServer = spec.config.timeout !== undefined && spec.config.timeout >= 1000 ? spec.config.timeout : undefined;
+    const adapted = tools.map((t) =>
+      adaptMcpTool(t, {
+        server: spec.name,
+        timeoutMs: perServer ?? d.toolTimeoutMs,
+        maxOutputChars: d.maxOutputChars,
+        call: (params, opts) => client.callTool(params, undefined, opts),
+      }),
+    );
+    return {
+      serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version } : undefined,
+      tools: adapted,
+      summaries: tools.map((t) => ({
+        name: t.name,
+        ...(t.description !== undefined ? { description: t.description } : {}),
+        ...(t.annotations
+          ? {
+              annotations: {
+                ...(t.annotations.readOnlyHint !== undefined ? { readOnly: t.annotations.readOnlyHint } : {}),
+                ...(t.annotations.destructiveHint !== undefined ? { destructive: t.annotations.destructiveHint } : {}),
+                ...(t.annotations.openWorldHint !== undefined ? { openWorld: t.annotations.openWorldHint } : {}),
+              },
+            }
+          : {}),
+      })),
+      close: async () => {
+        closing = true;
+        await client.close().catch(() => undefined);
+        await transport.close().catch(() => undefined);
+      },
+    };
+  } catch (e) {
+    closing = true;
+    const base = e instanceof Error ? e.message : String(e);
+    // Let a stdio server that died at once finish writing stderr and report its exit before we read them.
+    if (transport instanceof GroupStdioTransport) await transport.exited(500);
+    const reason = stdioReason(transport, base);
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+    throw new McpConnectError(reason);
+  }
+}

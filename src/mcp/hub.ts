@@ -1,0 +1,209 @@
+// The session's MCP servers: their states (pending → connected | failed), their tools in the session's registry,
+// and their shutdown. Connections start in the background and never delay `initialize`; the first model request
+// waits for pending ones up to a budget (`settled`). The MCP SDK itself is loaded only when a server is
+// actually connected (dist/agentd-mcp.js).
+import type { Logger } from '../log/logger.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpServerSpec, McpSource } from './config.js';
+import type { ConnectDeps, ConnectedServer, ToolSummary } from './client.js';
+import type { McpMessagePort } from './port.js';
+
+export type McpServerState = 'pending' | 'connected' | 'failed';
+
+/** One row of `mcp_status` (the SDK's McpServerStatus). */
+export interface McpStatusRow {
+  name: string;
+  status: McpServerState;
+  serverInfo?: { name: string; version: string };
+  error?: string;
+  config?: Record<string, unknown>;
+  scope?: string;
+  source: McpSource;
+  tools?: ToolSummary[];
+}
+
+/** The parts of the tool registry the hub uses. */
+export interface ToolSink {
+  add(tool: AnyTool): void;
+  remove(name: string): void;
+  get(name: string): AnyTool | undefined;
+}
+
+export interface McpHubDeps extends Omit<ConnectDeps, 'onClosed' | 'registerDeliver' | 'port'> {
+  tools: ToolSink;
+  /** Bare deny rules remove tools from what the model sees (as `--disallowedTools Bash` does for built-ins). */
+  isRemoved(toolName: string): boolean;
+  logger: Logger;
+  /** Loads the connection code (the lazy bundle). Injected so tests can count or replace it. */
+  load?: () => Promise<McpRuntime>;
+}
+
+interface Entry {
+  spec: McpServerSpec;
+  state: McpServerState;
+  error?: string;
+  conn?: ConnectedServer;
+  toolNames: string[];
+  done: Promise<void>;
+  deliver?: (message: unknown) => void;
+  /** Messages the host sent before the transport existed (none expected; kept rather than dropped). */
+  early: unknown[];
+}
+
+export interface McpRuntime {
+  connectServer(spec: Exclude<McpServerSpec, { kind: 'invalid' }>, d: ConnectDeps): Promise<ConnectedServer>;
+}
+
+const loadDefault = (): Promise<McpRuntime> => import('./lazy-entry.js');
+
+export class McpHub {
+  private readonly entries = new Map<string, Entry>();
+  private port: McpMessagePort | undefined;
+  private closed = false;
+  private hostless: string | undefined;
+
+  constructor(private readonly d: McpHubDeps) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Registers servers. External ones start connecting now; SDK ones wait for `attachHost` (the host must be
+   * ready to answer `mcp_message`). A name already registered keeps its first definition.
+   */
+  add(specs: readonly McpServerSpec[]): void {
+    for (const spec of specs) {
+      if (this.entries.has(spec.name)) continue;
+      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [] };
+      this.entries.set(spec.name, e);
+      if (spec.kind === 'invalid') this.fail(e, spec.reason);
+      else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
+      else if (spec.kind !== 'sdk' || this.port) e.done = this.connect(e);
+    }
+  }
+
+  /** The SDK host is ready: connect the SDK servers registered so far (and any added later). */
+  attachHost(port: McpMessagePort): void {
+    if (this.port) return;
+    this.port = port;
+    for (const e of this.entries.values()) if (e.spec.kind === 'sdk' && e.state === 'pending') e.done = this.connect(e);
+  }
+
+  /** No host will ever answer (one-shot mode): SDK servers fail now instead of staying pending. */
+  noHost(reason: string): void {
+    this.hostless = reason;
+    for (const e of this.entries.values()) if (e.spec.kind === 'sdk' && e.state === 'pending') this.fail(e, reason);
+  }
+
+  /** Whether any server is an SDK server waiting for the host. */
+  hasSdkServers(): boolean {
+    return [...this.entries.values()].some((e) => e.spec.kind === 'sdk');
+  }
+
+  /** Waits until no server is pending, or `budgetMs` has passed (the first model request's wait). */
+  async settled(budgetMs: number): Promise<void> {
+    const pending = [...this.entries.values()].filter((e) => e.state === 'pending').map((e) => e.done);
+    if (!pending.length) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.all(pending), new Promise<void>((r) => (timer = setTimeout(r, budgetMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** A message the host sent on behalf of its SDK server `server`. False for a name that is not an SDK server. */
+  deliver(server: string, message: unknown): boolean {
+    const e = this.entries.get(server);
+    if (!e || e.spec.kind !== 'sdk') return false;
+    if (e.deliver) e.deliver(message);
+    else if (e.early.length < 100) e.early.push(message);
+    return true;
+  }
+
+  /** For system/init. */
+  initList(): Array<{ name: string; status: McpServerState; source: McpSource; error?: string }> {
+    return [...this.entries.values()].map((e) => ({ name: e.spec.name, status: e.state, source: e.spec.source, ...(e.error !== undefined ? { error: e.error } : {}) }));
+  }
+
+  /** For `mcp_status`. Configuration values that may hold secrets (env, headers) are not echoed. */
+  status(): McpStatusRow[] {
+    return [...this.entries.values()].map((e) => ({
+      name: e.spec.name,
+      status: e.state,
+      ...(e.conn?.serverInfo ? { serverInfo: e.conn.serverInfo } : {}),
+      ...(e.error !== undefined ? { error: e.error } : {}),
+      config: publicConfig(e.spec),
+      scope: e.spec.source,
+      source: e.spec.source,
+      ...(e.state === 'connected' && e.conn ? { tools: e.conn.summaries } : {}),
+    }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.entries.values()].map((e) => e.conn?.close().catch(() => undefined)));
+  }
+
+  private async connect(e: Entry): Promise<void> {
+    const spec = e.spec;
+    if (spec.kind === 'invalid') return;
+    try {
+      const mod = await (this.d.load ?? loadDefault)();
+      const conn = await mod.connectServer(spec, {
+        ...this.d,
+        port: this.port,
+        registerDeliver: (fn) => {
+          e.deliver = fn;
+          for (const m of e.early.splice(0)) fn(m);
+        },
+        onClosed: (reason) => {
+          if (e.state !== 'connected' || this.closed) return;
+          this.d.logger.warn({ server: spec.name, reason }, 'MCP server disconnected');
+          for (const n of e.toolNames) this.d.tools.remove(n);
+          e.toolNames = [];
+          this.fail(e, `disconnected: ${reason}`);
+        },
+      });
+      if (this.closed) {
+        await conn.close();
+        return;
+      }
+      e.conn = conn;
+      for (const t of conn.tools) {
+        if (this.d.isRemoved(t.name)) continue;
+        // A name a built-in (or another server) already has is not taken over: the first one stays.
+        if (this.d.tools.get(t.name)) {
+          this.d.logger.warn({ server: spec.name, tool: t.name }, 'MCP tool name already taken; tool ignored');
+          continue;
+        }
+        this.d.tools.add(t);
+        e.toolNames.push(t.name);
+      }
+      e.state = 'connected';
+    } catch (err) {
+      this.fail(e, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private fail(e: Entry, reason: string): void {
+    e.state = 'failed';
+    e.error = reason;
+    this.d.logger.warn({ server: e.spec.name, reason }, 'MCP server failed');
+  }
+}
+
+function publicConfig(spec: McpServerSpec): Record<string, unknown> {
+  switch (spec.kind) {
+    case 'stdio':
+      return { type: 'stdio', command: spec.config.command, args: spec.config.args ?? [] };
+    case 'remote':
+      return { type: spec.config.type, url: spec.config.url };
+    case 'sdk':
+      return { type: 'sdk', name: spec.name };
+    case 'invalid':
+      return {};
+    default: {
+      const never: never = spec;
+      return never;
+    }
+  }
+}
