@@ -28,7 +28,9 @@ const lazyBundles = {
   name: 'agentd-lazy-bundles',
   setup(b) {
     b.onResolve({ filter: /\/tools\/lazy-entry\.js$/ }, (args) => (args.importer.endsWith('lazy-entry.ts') ? undefined : { path: './agentd-tools.js', external: true }));
-    b.onResolve({ filter: /\/mcp\/lazy-entry\.js$/ }, (args) => (args.importer.endsWith('lazy-entry.ts') ? undefined : { path: './agentd-mcp.js', external: true }));
+    b.onResolve({ filter: /lazy-entry\.js$/ }, (args) =>
+      join(args.resolveDir, args.path).endsWith(join('src', 'mcp', 'lazy-entry.js')) && !args.importer.endsWith('lazy-entry.ts') ? { path: './agentd-mcp.js', external: true } : undefined,
+    );
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (args.importer.includes('sdk-entry') ? undefined : { path: './agentd-sdk.js', external: true }));
   },
 };

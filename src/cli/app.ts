@@ -165,12 +165,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     maxOutputChars: (envInt(io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
     clientVersion: AGENTD_VERSION,
   });
-  let mcpStarted = false;
-  const startMcp = (): void => {
-    if (mcpStarted) return;
-    mcpStarted = true;
-    mcp.add(mcpSpecs);
-  };
+  mcp.add(mcpSpecs);
+  const startMcp = (): void => mcp.start();
   // SDK servers are reached through the host; one-shot mode has none to answer.
   const attachMcpHost = (): void => {
     if (printMode) mcp.noHost('one-shot mode (-p) has no SDK host to serve an SDK MCP server');

@@ -48,6 +48,7 @@ interface Entry {
   deliver?: (message: unknown) => void;
   /** Messages the host sent before the transport existed (none expected; kept rather than dropped). */
   early: unknown[];
+  launched: boolean;
 }
 
 export interface McpRuntime {
@@ -61,6 +62,7 @@ export class McpHub {
   private port: McpMessagePort | undefined;
   private closed = false;
   private hostless: string | undefined;
+  private started = false;
 
   constructor(private readonly d: McpHubDeps) {}
 
@@ -69,25 +71,41 @@ export class McpHub {
   }
 
   /**
-   * Registers servers. External ones start connecting now; SDK ones wait for `attachHost` (the host must be
-   * ready to answer `mcp_message`). A name already registered keeps its first definition.
+   * Registers servers (reported as pending at once). External ones connect once `start` was called, SDK ones
+   * once `attachHost` was (the host must be ready to answer `mcp_message`). A name already registered keeps its
+   * first definition.
    */
   add(specs: readonly McpServerSpec[]): void {
     for (const spec of specs) {
       if (this.entries.has(spec.name)) continue;
-      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [] };
+      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false };
       this.entries.set(spec.name, e);
       if (spec.kind === 'invalid') this.fail(e, spec.reason);
       else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
-      else if (spec.kind !== 'sdk' || this.port) e.done = this.connect(e);
     }
+    this.launch();
+  }
+
+  /** Background work may begin: external servers connect. */
+  start(): void {
+    this.started = true;
+    this.launch();
   }
 
   /** The SDK host is ready: connect the SDK servers registered so far (and any added later). */
   attachHost(port: McpMessagePort): void {
     if (this.port) return;
     this.port = port;
-    for (const e of this.entries.values()) if (e.spec.kind === 'sdk' && e.state === 'pending') e.done = this.connect(e);
+    this.launch();
+  }
+
+  private launch(): void {
+    for (const e of this.entries.values()) {
+      if (e.launched || e.state !== 'pending') continue;
+      if (e.spec.kind === 'sdk' ? !this.port : !this.started) continue;
+      e.launched = true;
+      e.done = this.connect(e);
+    }
   }
 
   /** No host will ever answer (one-shot mode): SDK servers fail now instead of staying pending. */
