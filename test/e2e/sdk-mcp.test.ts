@@ -1,0 +1,154 @@
+// MCP servers through the official TS SDK (issue 11, "Done when"): an in-process server (createSdkMcpServer +
+// tool()) and an external stdio server are used by the scripted model, a broken server is reported as failed
+// with its stderr line, a canUseTool deny never reaches the handler, and the stdio server is gone after exit.
+import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { groupAlive } from '../../src/tools/process-groups.js';
+import { ROOT } from '../support/daemon.js';
+import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
+import { until } from '../support/wait.js';
+
+const FIXTURE = join(ROOT, 'test/fixtures/mcp-stdio-server.mjs');
+
+function echoServer(calls: string[]) {
+  return createSdkMcpServer({
+    name: 'host',
+    version: '2.0.0',
+    tools: [
+      tool('greet', 'Greets someone', { who: z.string() }, async ({ who }) => {
+        calls.push(who);
+        return { content: [{ type: 'text', text: `hello ${who} from the host` }] };
+      }),
+    ],
+  });
+}
+
+const callThen = (id: string, name: string, input: Record<string, unknown>) => ({
+  rules: [
+    { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id, name, input }] } },
+    { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'model saw: {{lastToolResult}}' }] } },
+  ],
+});
+
+describe('MCP through the TS SDK', () => {
+  it('an SDK server tool is offered to the model, called, and its handler reply reaches the model', async () => {
+    const calls: string[] = [];
+    const run = scriptedRun(callThen('g1', 'mcp__host__greet', { who: 'Ada' }));
+    const q = query({ prompt: 'greet Ada', options: run.options({ mcpServers: { host: echoServer(calls) }, allowedTools: ['mcp__host'] }) });
+    const msgs = await collect(q);
+    expect(calls).toEqual(['Ada']);
+    expect(toolResults(msgs)).toEqual([['g1', false, 'hello Ada from the host']]);
+    const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init');
+    expect(init).toMatchObject({ mcp_servers: [{ name: 'host', status: 'connected', source: 'sdk' }] });
+    expect((init as { tools: string[] }).tools).toContain('mcp__host__greet');
+    // What the model was asked: the tool with the handler's JSON Schema, then the handler's answer.
+    const [first, second] = run.requests();
+    const def = first?.tools?.find((t) => t.name === 'mcp__host__greet');
+    expect(def).toMatchObject({ name: 'mcp__host__greet', description: 'Greets someone', input_schema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] } });
+    const last = second?.messages.at(-1);
+    expect(last?.content).toEqual([{ type: 'tool_result', tool_use_id: 'g1', content: 'hello Ada from the host', cache_control: { type: 'ephemeral' } }]);
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'model saw: hello Ada from the host' });
+  });
+
+  it('a canUseTool deny of an SDK MCP tool: the handler is never called', async () => {
+    const calls: string[] = [];
+    const asked: string[] = [];
+    const run = scriptedRun(callThen('g1', 'mcp__host__greet', { who: 'Eve' }));
+    const msgs = await collect(
+      query({
+        prompt: 'greet Eve',
+        options: run.options({
+          mcpServers: { host: echoServer(calls) },
+          canUseTool: async (name) => {
+            asked.push(name);
+            return { behavior: 'deny', message: 'not Eve' };
+          },
+        }),
+      }),
+    );
+    expect(asked).toEqual(['mcp__host__greet']);
+    expect(calls).toEqual([]);
+    expect(toolResults(msgs)).toEqual([['g1', true, 'not Eve']]);
+  });
+
+  it('an external stdio server is used the same way; a broken one is failed with its stderr line; mcpServerStatus()', async () => {
+    const run = scriptedRun(callThen('e1', 'mcp__fx__echo', { text: 'hi' }));
+    const pidFile = join(run.cwd, 'server.pid');
+    const input = promptChannel();
+    input.push('echo hi');
+    const q = query({
+      prompt: input,
+      options: run.options({
+        mcpServers: {
+          fx: { command: process.execPath, args: [FIXTURE], env: { MCP_FIXTURE_PID_FILE: pidFile } },
+          broken: { command: 'sh', args: ['-c', 'echo "broken: cannot start" >&2; exit 3'] },
+        },
+        allowedTools: ['mcp__fx__echo'],
+      }),
+    });
+    let status: Awaited<ReturnType<typeof q.mcpServerStatus>> = [];
+    const msgs = await collect(q, async (m) => {
+      if (m.type === 'result') {
+        status = await q.mcpServerStatus();
+        input.close();
+      }
+    });
+    expect(toolResults(msgs)).toEqual([['e1', false, 'echo:hi']]);
+    const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init') as { mcp_servers: Array<Record<string, unknown>> } | undefined;
+    expect(init?.mcp_servers).toEqual([
+      { name: 'fx', status: 'connected', source: 'dynamic' },
+      { name: 'broken', status: 'failed', source: 'dynamic', error: expect.stringContaining('broken: cannot start') },
+    ]);
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'model saw: echo:hi' });
+    expect(status).toEqual([
+      {
+        name: 'fx',
+        status: 'connected',
+        serverInfo: { name: 'fixture', version: '1.2.3' },
+        config: { type: 'stdio', command: process.execPath, args: [FIXTURE] },
+        scope: 'dynamic',
+        source: 'dynamic',
+        tools: [
+          { name: 'echo', description: 'Echoes text', annotations: { readOnly: true } },
+          { name: 'add', description: 'Adds two numbers' },
+          { name: 'fail', description: 'Always fails' },
+          { name: 'env', description: 'Reports whether credentials are visible' },
+          { name: 'slow', description: 'Waits' },
+        ],
+      },
+      {
+        name: 'broken',
+        status: 'failed',
+        error: expect.stringMatching(/exited with code 3.*broken: cannot start/),
+        config: { type: 'stdio', command: 'sh', args: ['-c', 'echo "broken: cannot start" >&2; exit 3'] },
+        scope: 'dynamic',
+        source: 'dynamic',
+      },
+    ]);
+    // The daemon has exited (the query is over): the server's process group is gone with it.
+    expect(existsSync(pidFile)).toBe(true);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => !groupAlive(pid), `MCP server process group ${pid} to be gone`, 10_000);
+  });
+
+  it("mcpServersDelivery: 'initialize': the servers come in initialize, are applied, and work", async () => {
+    const run = scriptedRun(callThen('a1', 'mcp__fx__add', { a: 2, b: 40 }));
+    const msgs = await collect(
+      query({
+        prompt: 'add',
+        options: run.options({
+          mcpServersDelivery: 'initialize',
+          mcpServers: { fx: { command: process.execPath, args: [FIXTURE] } },
+          allowedTools: ['mcp__fx'],
+        }),
+      }),
+    );
+    expect(toolResults(msgs)).toEqual([['a1', false, '42']]);
+    const result = msgs.find((m) => m.type === 'user' && (m as { tool_use_result?: unknown }).tool_use_result !== undefined) as { tool_use_result?: unknown } | undefined;
+    expect(result?.tool_use_result).toEqual({ content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 } });
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'model saw: 42' });
+  });
+});
