@@ -156,9 +156,16 @@ export class McpHub {
     }));
   }
 
-  async close(): Promise<void> {
+  /** Closes every connection (stdio servers: their process groups are killed). Bounded by `maxMs`. */
+  async close(maxMs = 2500): Promise<void> {
     this.closed = true;
-    await Promise.all([...this.entries.values()].map((e) => e.conn?.close().catch(() => undefined)));
+    // The group kill polls on unref'd timers; this ref'd one keeps the process alive until it is done.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.all([...this.entries.values()].map((e) => e.conn?.close().catch(() => undefined))),
+      new Promise<void>((r) => (timer = setTimeout(r, maxMs))),
+    ]);
+    clearTimeout(timer);
   }
 
   private async connect(e: Entry): Promise<void> {
