@@ -16,11 +16,6 @@ import type { Logger } from '../log/logger.js';
 import { preloadAnthropicSdk } from '../model/anthropic.js';
 import { createHookCallbackPort } from '../control/hook-callbacks.js';
 import { createHostPrompter } from '../control/permission-prompter.js';
-import { createMcpMessagePort } from '../control/mcp-port.js';
-import { McpConfigError, type McpServerSpec, parseServerEntry, resolveMcpServers } from '../mcp/config.js';
-import { McpHub } from '../mcp/hub.js';
-import { ruleNamesTool } from '../permissions/match.js';
-import { killGroup } from '../tools/process-groups.js';
 import { HookRunner } from '../hooks/runner.js';
 import { type HookContext, createLifecycleHooks, createPermissionRequestHook, createToolHooks, createTurnHooks } from '../hooks/session-hooks.js';
 import { createPermissionLayer } from '../permissions/layer.js';
@@ -46,15 +41,9 @@ import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
-import { globalConfigFile } from './subcommands/mcp.js';
+import { setupMcp } from './mcp-setup.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
-/** MCP_TIMEOUT default: a server's handshake, and the first model request's wait for pending servers. */
-export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
-/** MCP_TOOL_TIMEOUT default (as Claude Code: effectively none; a server's own `timeout` ≥ 1000 ms wins). */
-export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
-/** MAX_MCP_OUTPUT_TOKENS default (as Claude Code); text beyond ~4 characters a token is cut with a marker. */
-export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
 const OUTBOUND_LINE_CAP = 1024 * 1024;
 
 export interface AppIO {
@@ -135,43 +124,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
-  // MCP servers: configuration is read now (a bad --mcp-config is a start-up error); connections start with the
-  // other background work, never before `initialize` is answered.
-  let mcpSpecs: McpServerSpec[];
-  try {
-    mcpSpecs = resolveMcpServers({
-      flags: opts.mcpConfig,
-      strict: opts.strictMcpConfig,
-      sources: opts.settingSources ?? ['user', 'project', 'local'],
-      cwd: io.cwd,
-      globalConfigFile: globalConfigFile({ env: io.env, home: homedir() }),
-      env: io.env,
-    });
-  } catch (e) {
-    if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);
-    throw e;
-  }
-  const mcpTimeoutMs = envInt(io.env, 'MCP_TIMEOUT') || DEFAULT_MCP_TIMEOUT_MS;
-  const mcp = new McpHub({
-    tools,
-    isRemoved: (name) => rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none')),
-    logger,
-    cwd: io.cwd,
-    childEnv: childEnvironment(io.env),
-    trackProcessGroup: (pgid) => tracker.track(pgid),
-    killGroup: (pgid) => killGroup(pgid, { graceMs: 2000 }),
-    connectTimeoutMs: mcpTimeoutMs,
-    toolTimeoutMs: envInt(io.env, 'MCP_TOOL_TIMEOUT') || DEFAULT_MCP_TOOL_TIMEOUT_MS,
-    maxOutputChars: (envInt(io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
-    clientVersion: AGENTD_VERSION,
-  });
-  mcp.add(mcpSpecs);
-  const startMcp = (): void => mcp.start();
-  // SDK servers are reached through the host; one-shot mode has none to answer.
-  const attachMcpHost = (): void => {
-    if (printMode) mcp.noHost('one-shot mode (-p) has no SDK host to serve an SDK MCP server');
-    else mcp.attachHost(createMcpMessagePort(client));
-  };
+  // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
+  const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client });
+  const mcp = mcpSetup.hub;
 
   let resolveExit!: (code: number) => void;
   const exit = new Promise<number>((r) => {
@@ -309,9 +264,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
       ready: toolsReady.then(() => {
-        startMcp();
-        attachMcpHost();
-        return mcp.settled(mcpTimeoutMs);
+        mcpSetup.start();
+        mcpSetup.attachHost();
+        return mcp.settled(mcpSetup.timeoutMs);
       }),
     },
     {
@@ -346,15 +301,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    const sdkNames = req.sdkMcpServers ?? [];
-    mcp.add(sdkNames.map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));
-    const initServers = req.mcpServers ?? undefined;
-    if (initServers) mcp.add(Object.entries(initServers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', io.env)));
-    // After this reply is on its way: the host must be able to answer our mcp_message requests.
-    setImmediate(() => {
-      startMcp();
-      attachMcpHost();
-    });
+    const mcpApplied = mcpSetup.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -364,7 +311,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return (initServers ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
   };
 
   const router = new Router({
@@ -442,7 +389,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
-    startMcp();
+    mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };
   setTimeout(warmUp, 25).unref();

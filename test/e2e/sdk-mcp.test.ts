@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { groupAlive } from '../../src/tools/process-groups.js';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { ROOT } from '../support/daemon.js';
 import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 import { until } from '../support/wait.js';
@@ -26,7 +27,7 @@ function echoServer(calls: string[]) {
   });
 }
 
-const callThen = (id: string, name: string, input: Record<string, unknown>) => ({
+const callThen = (id: string, name: string, input: Record<string, unknown>): Scenario => ({
   rules: [
     { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id, name, input }] } },
     { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'model saw: {{lastToolResult}}' }] } },
