@@ -1,6 +1,7 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
+import { sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
@@ -22,5 +23,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   bash50mb,
   session200Turns,
   interruptLatency,
+  sdkMcpRoundTrip,
   native,
 ];
