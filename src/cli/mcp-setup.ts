@@ -17,7 +17,11 @@ import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
 import { globalConfigFile } from './subcommands/mcp.js';
 
-/** MCP_TIMEOUT default: a server's handshake, and the first model request's wait for pending servers. */
+/**
+ * MCP_TIMEOUT default: how long the first model request waits for pending servers, and (unless
+ * MCP_CONNECT_TIMEOUT_MS says otherwise) how long a server's handshake may take. A server still connecting when
+ * the wait ends joins with its tools at the next model round.
+ */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
 /** MCP_TOOL_TIMEOUT default (as Claude Code: effectively none; a server's own `timeout` ≥ 1000 ms wins). */
 export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
@@ -70,7 +74,7 @@ export function setupMcp(d: {
     childEnv: childEnvironment(d.io.env),
     trackProcessGroup: (pgid) => d.tracker.track(pgid),
     killGroup: (pgid) => killGroup(pgid, { graceMs: 2000 }),
-    connectTimeoutMs: timeoutMs,
+    connectTimeoutMs: envInt(d.io.env, 'MCP_CONNECT_TIMEOUT_MS') || timeoutMs,
     toolTimeoutMs: envInt(d.io.env, 'MCP_TOOL_TIMEOUT') || DEFAULT_MCP_TOOL_TIMEOUT_MS,
     maxOutputChars: (envInt(d.io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
     clientVersion: AGENTD_VERSION,

@@ -2,7 +2,7 @@
 // tool()) and an external stdio server are used by the scripted model, a broken server is reported as failed
 // with its stderr line, a canUseTool deny never reaches the handler, and the stdio server is gone after exit.
 import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -151,5 +151,53 @@ describe('MCP through the TS SDK', () => {
     const result = msgs.find((m) => m.type === 'user' && (m as { tool_use_result?: unknown }).tool_use_result !== undefined) as { tool_use_result?: unknown } | undefined;
     expect(result?.tool_use_result).toEqual({ content: [{ type: 'text', text: '42' }], structuredContent: { sum: 42 } });
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'model saw: 42' });
+  });
+
+  it('a server slower than MCP_TIMEOUT: the turn goes on without it, and its tools join at the next model round', async () => {
+    const run = scriptedRun(
+      {
+        rules: [
+          { when: { requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'b1', name: 'Bash', input: { command: 'touch first.txt; echo first' } }] } },
+          { when: { requestIndex: 1 }, reply: { content: [{ type: 'tool_use', id: 'e1', name: 'mcp__late__echo', input: { text: 'joined' } }] } },
+          { reply: { content: [{ type: 'text', text: 'model saw: {{lastToolResult}}' }] } },
+        ],
+      },
+      { env: { MCP_TIMEOUT: '100', MCP_CONNECT_TIMEOUT_MS: '60000' } },
+    );
+    const gate = join(run.cwd, 'go');
+    const input = promptChannel();
+    input.push('go');
+    const q = query({
+      prompt: input,
+      options: run.options({
+        // The server starts only once the gate file exists: it cannot be ready within the first request's wait.
+        mcpServers: { late: { command: 'sh', args: ['-c', `while [ ! -e "${gate}" ]; do sleep 0.05; done; exec "${process.execPath}" "${FIXTURE}"`] } },
+        allowedTools: ['mcp__late'],
+        // The Bash call of the first round is held here until the late server has connected.
+        canUseTool: async (_name, toolInput) => {
+          writeFileSync(gate, '');
+          await until(() => connected, 'the late server to connect', 30_000);
+          return { behavior: 'allow', updatedInput: toolInput };
+        },
+      }),
+    });
+    let connected = false;
+    const poll = setInterval(() => {
+      void q.mcpServerStatus().then((s) => {
+        connected ||= s.some((x) => x.name === 'late' && x.status === 'connected');
+      }, () => undefined);
+    }, 50);
+    const msgs = await collect(q, (m) => {
+      if (m.type === 'result') input.close();
+    }).finally(() => clearInterval(poll));
+    const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init') as { mcp_servers: unknown[] } | undefined;
+    expect(init?.mcp_servers).toEqual([{ name: 'late', status: 'pending', source: 'dynamic' }]);
+    const [first, second] = run.requests();
+    expect(first?.tools?.some((t) => t.name.startsWith('mcp__late__'))).toBe(false);
+    expect(second?.tools?.some((t) => t.name === 'mcp__late__echo')).toBe(true);
+    expect(toolResults(msgs)).toEqual([
+      ['b1', false, 'first'],
+      ['e1', false, 'echo:joined'],
+    ]);
   });
 });
