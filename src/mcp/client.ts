@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec } from './config.js';
 import type { McpMessagePort } from './port.js';
@@ -28,6 +28,8 @@ export interface ConnectDeps {
   clientVersion: string;
   /** The connection dropped after it was established. */
   onClosed(reason: string): void;
+  /** The server announced a new toolset (`notifications/tools/list_changed`) and it was listed again. */
+  onToolsChanged?(tools: AnyTool[], summaries: ToolSummary[]): void;
   /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
   registerDeliver?(deliver: (message: unknown) => void): void;
 }
@@ -95,6 +97,22 @@ function stdioReason(t: Transport, base: string): string {
   return parts.join('; ');
 }
 
+function summarize(t: McpTool): ToolSummary {
+  return {
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.annotations
+      ? {
+          annotations: {
+            ...(t.annotations.readOnlyHint !== undefined ? { readOnly: t.annotations.readOnlyHint } : {}),
+            ...(t.annotations.destructiveHint !== undefined ? { destructive: t.annotations.destructiveHint } : {}),
+            ...(t.annotations.openWorldHint !== undefined ? { openWorld: t.annotations.openWorldHint } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
   const out: McpTool[] = [];
   let cursor: string | undefined;
@@ -126,30 +144,30 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     established = true;
     const serverInfo = client.getServerVersion();
     const perServer = spec.config.timeout !== undefined && spec.config.timeout >= 1000 ? spec.config.timeout : undefined;
-    const adapted = tools.map((t) =>
-      adaptMcpTool(t, {
-        server: spec.name,
-        timeoutMs: perServer ?? d.toolTimeoutMs,
-        maxOutputChars: d.maxOutputChars,
-        call: (params, opts) => client.callTool(params, undefined, opts),
-      }),
-    );
+    const adapt = (list: McpTool[]): AnyTool[] =>
+      list.map((t) =>
+        adaptMcpTool(t, {
+          server: spec.name,
+          timeoutMs: perServer ?? d.toolTimeoutMs,
+          maxOutputChars: d.maxOutputChars,
+          call: (params, opts) => client.callTool(params, undefined, opts),
+        }),
+      );
+    if (client.getServerCapabilities()?.tools?.listChanged && d.onToolsChanged) {
+      const onChanged = d.onToolsChanged;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        try {
+          const list = await listAllTools(client, d.connectTimeoutMs);
+          onChanged(adapt(list), list.map(summarize));
+        } catch (e) {
+          lastError = `tools/list after tools/list_changed failed: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      });
+    }
     return {
       serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version } : undefined,
-      tools: adapted,
-      summaries: tools.map((t) => ({
-        name: t.name,
-        ...(t.description !== undefined ? { description: t.description } : {}),
-        ...(t.annotations
-          ? {
-              annotations: {
-                ...(t.annotations.readOnlyHint !== undefined ? { readOnly: t.annotations.readOnlyHint } : {}),
-                ...(t.annotations.destructiveHint !== undefined ? { destructive: t.annotations.destructiveHint } : {}),
-                ...(t.annotations.openWorldHint !== undefined ? { openWorld: t.annotations.openWorldHint } : {}),
-              },
-            }
-          : {}),
-      })),
+      tools: adapt(tools),
+      summaries: tools.map(summarize),
       close: async () => {
         closing = true;
         await client.close().catch(() => undefined);

@@ -180,6 +180,14 @@ export class McpHub {
           e.deliver = fn;
           for (const m of e.early.splice(0)) fn(m);
         },
+        onToolsChanged: (tools, summaries) => {
+          if (e.state !== 'connected' || !e.conn || this.closed) return;
+          // Between model rounds the registry is read afresh, so the next request offers the new set.
+          for (const n of e.toolNames) this.d.tools.remove(n);
+          e.toolNames = [];
+          e.conn = { ...e.conn, tools, summaries };
+          this.register(e, tools);
+        },
         onClosed: (reason) => {
           if (e.state !== 'connected' || this.closed) return;
           this.d.logger.warn({ server: spec.name, reason }, 'MCP server disconnected');
@@ -193,19 +201,23 @@ export class McpHub {
         return;
       }
       e.conn = conn;
-      for (const t of conn.tools) {
-        if (this.d.isRemoved(t.name)) continue;
-        // A name a built-in (or another server) already has is not taken over: the first one stays.
-        if (this.d.tools.get(t.name)) {
-          this.d.logger.warn({ server: spec.name, tool: t.name }, 'MCP tool name already taken; tool ignored');
-          continue;
-        }
-        this.d.tools.add(t);
-        e.toolNames.push(t.name);
-      }
+      this.register(e, conn.tools);
       e.state = 'connected';
     } catch (err) {
       this.fail(e, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private register(e: Entry, tools: readonly AnyTool[]): void {
+    for (const t of tools) {
+      if (this.d.isRemoved(t.name)) continue;
+      // A name a built-in (or another server) already has is not taken over: the first one stays.
+      if (this.d.tools.get(t.name)) {
+        this.d.logger.warn({ server: e.spec.name, tool: t.name }, 'MCP tool name already taken; tool ignored');
+        continue;
+      }
+      this.d.tools.add(t);
+      e.toolNames.push(t.name);
     }
   }
 

@@ -13,14 +13,16 @@ import type { AnyTool, ToolCallContext, ToolProgressUpdate } from '../../../src/
 
 /** An MCP server the "host" runs, and the port agentd would reach it through. */
 async function hostedServer(opts: { silent?: boolean } = {}) {
-  const server = new Server({ name: 'hosted', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'hosted', version: '0.1.0' }, { capabilities: { tools: { listChanged: true } } });
   const started: string[] = [];
+  const added: Array<{ name: string; inputSchema: { type: 'object' } }> = [];
   const cancelled: string[] = [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [
       { name: 'look up', description: 'Looks up', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, annotations: { readOnlyHint: true } },
       { name: 'wait', description: 'Waits until cancelled', inputSchema: { type: 'object' } },
       { name: 'big', description: 'Returns a lot', inputSchema: { type: 'object' } },
+      ...added,
     ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
@@ -61,7 +63,7 @@ async function hostedServer(opts: { silent?: boolean } = {}) {
         void hostSide.send(message as never);
       }),
   };
-  return { port, started, cancelled, withdrawn, attach: (h: McpHub) => (hub = h) };
+  return { port, started, cancelled, withdrawn, attach: (h: McpHub) => (hub = h), server, added };
 }
 
 function makeHub(tools: ToolRegistry, over: Partial<ConstructorParameters<typeof McpHub>[0]> = {}) {
@@ -186,5 +188,21 @@ describe('McpHub with an SDK-host server', () => {
       { name: 'hosted', status: 'failed', source: 'sdk', error: 'no host' },
       { name: 'bad', status: 'failed', source: 'dynamic', error: 'unknown server type "ws"' },
     ]);
+  });
+
+  it('notifications/tools/list_changed: the toolset is listed again and the registry follows', async () => {
+    const h = await hostedServer();
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools);
+    h.attach(hub);
+    hub.add([sdkSpec]);
+    hub.attachHost(h.port);
+    await hub.settled(10_000);
+    h.added.push({ name: 'fresh', inputSchema: { type: 'object' } });
+    await h.server.sendToolListChanged();
+    while (!tools.get('mcp__hosted__fresh')) await new Promise((r) => setImmediate(r));
+    expect(tools.names()).toEqual(['mcp__hosted__look_up', 'mcp__hosted__wait', 'mcp__hosted__big', 'mcp__hosted__fresh']);
+    expect(hub.status()[0]?.tools?.map((t) => t.name)).toEqual(['look up', 'wait', 'big', 'fresh']);
+    await hub.close();
   });
 });
