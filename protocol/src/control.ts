@@ -41,6 +41,12 @@ export const SetMaxThinkingTokensRequest = z.looseObject({
 
 export const McpStatusRequest = z.looseObject({ subtype: z.literal('mcp_status') });
 
+/** `reconnectMcpServer(name)`: close the server's connection and connect it again. */
+export const McpReconnectRequest = z.looseObject({ subtype: z.literal('mcp_reconnect'), serverName: z.string() });
+
+/** `toggleMcpServer(name, enabled)`: a disabled server is disconnected (status `disabled`) until enabled again. */
+export const McpToggleRequest = z.looseObject({ subtype: z.literal('mcp_toggle'), serverName: z.string(), enabled: z.boolean() });
+
 /** A JSON-RPC 2.0 message (request, notification or response) as MCP defines it; checked for `jsonrpc` only. */
 export const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
 
@@ -99,6 +105,8 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'set_max_thinking_tokens',
   'mcp_status',
   'mcp_message',
+  'mcp_reconnect',
+  'mcp_toggle',
   'generate_session_title',
   'get_context_usage',
   'remote_control',
@@ -113,6 +121,8 @@ export const CONTROL_REQUEST_SCHEMAS = {
   set_max_thinking_tokens: SetMaxThinkingTokensRequest,
   mcp_status: McpStatusRequest,
   mcp_message: McpMessageRequest,
+  mcp_reconnect: McpReconnectRequest,
+  mcp_toggle: McpToggleRequest,
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,

@@ -60,6 +60,8 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   GetContextUsageRequest: 'inbound',
   RemoteControlRequest: 'inbound',
   McpMessageRequest: 'inbound',
+  McpReconnectRequest: 'inbound',
+  McpToggleRequest: 'inbound',
   InboundControlResponse: 'inbound',
   ControlCancelRequest: 'inbound',
   PermissionResult: 'inbound',

@@ -326,6 +326,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
       mcpStatus: () => mcp.status(),
       mcpMessage: (server, message) => mcp.deliver(server, message),
+      mcpReconnect: (server) => mcp.reconnect(server),
+      mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       contextSnapshot: async () => {
         // The tool definitions are part of the context: load them now if no turn has yet.
         warmUp();

@@ -8,7 +8,7 @@ import type { McpServerSpec, McpSource } from './config.js';
 import type { ConnectDeps, ConnectedServer, ToolSummary } from './client.js';
 import type { McpMessagePort } from './port.js';
 
-export type McpServerState = 'pending' | 'connected' | 'failed';
+export type McpServerState = 'pending' | 'connected' | 'failed' | 'disabled';
 
 /** One row of `mcp_status` (the SDK's McpServerStatus). */
 export interface McpStatusRow {
@@ -49,6 +49,8 @@ interface Entry {
   /** Messages the host sent before the transport existed (none expected; kept rather than dropped). */
   early: unknown[];
   launched: boolean;
+  /** Bumped by every connection attempt: callbacks of an older connection are ignored. */
+  generation: number;
 }
 
 export interface McpRuntime {
@@ -78,7 +80,7 @@ export class McpHub {
   add(specs: readonly McpServerSpec[]): void {
     for (const spec of specs) {
       if (this.entries.has(spec.name)) continue;
-      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false };
+      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0 };
       this.entries.set(spec.name, e);
       if (spec.kind === 'invalid') this.fail(e, spec.reason);
       else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
@@ -156,6 +158,50 @@ export class McpHub {
     }));
   }
 
+  /**
+   * `mcp_reconnect`: closes the server's connection (if any) and connects it again. Resolves with the new
+   * state's error when it did not connect; rejects for a name no server has.
+   */
+  async reconnect(name: string): Promise<string | undefined> {
+    const e = this.entries.get(name);
+    if (!e) throw new Error(`No MCP server named "${name}".`);
+    await this.disconnect(e);
+    if (e.spec.kind === 'invalid') return e.error;
+    e.state = 'pending';
+    delete e.error;
+    e.launched = false;
+    this.launch();
+    await e.done;
+    return this.stateOf(e) === 'connected' ? undefined : (e.error ?? `"${name}" is ${e.state}`);
+  }
+
+  /** `mcp_toggle`: a disabled server is disconnected and reported `disabled`; enabling connects it again. */
+  async toggle(name: string, enabled: boolean): Promise<string | undefined> {
+    const e = this.entries.get(name);
+    if (!e) throw new Error(`No MCP server named "${name}".`);
+    if (enabled) return e.state === 'disabled' || e.state === 'failed' ? this.reconnect(name) : undefined;
+    await this.disconnect(e);
+    e.state = 'disabled';
+    delete e.error;
+    return undefined;
+  }
+
+  /** Read through a call: the state changes across awaits, which narrowing does not see. */
+  private stateOf(e: Entry): McpServerState {
+    return e.state;
+  }
+
+  private async disconnect(e: Entry): Promise<void> {
+    e.generation++;
+    for (const n of e.toolNames) this.d.tools.remove(n);
+    e.toolNames = [];
+    const conn = e.conn;
+    delete e.conn;
+    // Marked first, so the connection's own close is not reported as a drop.
+    e.state = 'disabled';
+    await conn?.close().catch(() => undefined);
+  }
+
   /** Closes every connection (stdio servers: their process groups are killed). Bounded by `maxMs`. */
   async close(maxMs = 2500): Promise<void> {
     this.closed = true;
@@ -171,6 +217,8 @@ export class McpHub {
   private async connect(e: Entry): Promise<void> {
     const spec = e.spec;
     if (spec.kind === 'invalid') return;
+    const gen = ++e.generation;
+    const current = (): boolean => e.generation === gen && !this.closed;
     try {
       const mod = await (this.d.load ?? loadDefault)();
       const conn = await mod.connectServer(spec, {
@@ -181,7 +229,7 @@ export class McpHub {
           for (const m of e.early.splice(0)) fn(m);
         },
         onToolsChanged: (tools, summaries) => {
-          if (e.state !== 'connected' || !e.conn || this.closed) return;
+          if (!current() || e.state !== 'connected' || !e.conn) return;
           // Between model rounds the registry is read afresh, so the next request offers the new set.
           for (const n of e.toolNames) this.d.tools.remove(n);
           e.toolNames = [];
@@ -189,14 +237,15 @@ export class McpHub {
           this.register(e, tools);
         },
         onClosed: (reason) => {
-          if (e.state !== 'connected' || this.closed) return;
+          if (!current() || e.state !== 'connected') return;
           this.d.logger.warn({ server: spec.name, reason }, 'MCP server disconnected');
           for (const n of e.toolNames) this.d.tools.remove(n);
           e.toolNames = [];
           this.fail(e, `disconnected: ${reason}`);
         },
       });
-      if (this.closed) {
+      // Closed, disabled or reconnected meanwhile: this connection is not wanted any more.
+      if (!current() || e.state !== 'pending') {
         await conn.close();
         return;
       }
@@ -204,7 +253,7 @@ export class McpHub {
       this.register(e, conn.tools);
       e.state = 'connected';
     } catch (err) {
-      this.fail(e, err instanceof Error ? err.message : String(err));
+      if (current() && e.state === 'pending') this.fail(e, err instanceof Error ? err.message : String(err));
     }
   }
 

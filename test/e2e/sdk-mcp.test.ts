@@ -91,9 +91,20 @@ describe('MCP through the TS SDK', () => {
       }),
     });
     let status: Awaited<ReturnType<typeof q.mcpServerStatus>> = [];
+    let toggled: unknown[] = [];
     const msgs = await collect(q, async (m) => {
       if (m.type === 'result') {
         status = await q.mcpServerStatus();
+        // toggleMcpServer() / reconnectMcpServer(): mcp_toggle and mcp_reconnect.
+        await q.toggleMcpServer('fx', false);
+        const off = (await q.mcpServerStatus()).find((x) => x.name === 'fx')?.status;
+        await q.reconnectMcpServer('fx');
+        const again = (await q.mcpServerStatus()).find((x) => x.name === 'fx')?.status;
+        const refused = await q.reconnectMcpServer('broken').then(
+          () => 'reconnected',
+          (e: Error) => e.message,
+        );
+        toggled = [off, again, refused];
         input.close();
       }
     });
@@ -129,6 +140,7 @@ describe('MCP through the TS SDK', () => {
         source: 'dynamic',
       },
     ]);
+    expect(toggled).toEqual(['disabled', 'connected', expect.stringContaining('broken: cannot start')]);
     // The daemon has exited (the query is over): the server's process group is gone with it.
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));

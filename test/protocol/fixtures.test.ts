@@ -194,6 +194,8 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     set_max_thinking_tokens: refuse,
     mcp_status: refuse,
     mcp_message: refuse,
+    mcp_reconnect: refuse,
+    mcp_toggle: refuse,
     generate_session_title: refuse,
     get_context_usage: refuse,
     remote_control: refuse,

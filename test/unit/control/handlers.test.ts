@@ -27,6 +27,8 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
     mcpMessage: () => false,
+    mcpReconnect: async () => undefined,
+    mcpToggle: async () => undefined,
     contextSnapshot: async () => EMPTY,
     persistTitle: (t) => persisted.push(t),
     ...over,

@@ -82,4 +82,27 @@ describe('misbehaving stdio servers', () => {
     expect(tools.get('mcp__fx__slow')).toBeUndefined();
     await hub.close();
   });
+
+  it('toggle off disconnects (status disabled, tools gone, process gone); on and reconnect connect again', async () => {
+    const { hub, tools, groups } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect(await hub.toggle('fx', false)).toBeUndefined();
+    expect([hub.initList(), tools.names()]).toEqual([[{ name: 'fx', status: 'disabled', source: 'dynamic' }], []]);
+    await until(() => !groupAlive(groups[0] as number), 'the disabled server to be gone', 10_000);
+    expect(await hub.toggle('fx', true)).toBeUndefined();
+    expect(hub.initList()).toEqual([{ name: 'fx', status: 'connected', source: 'dynamic' }]);
+    expect(await hub.reconnect('fx')).toBeUndefined();
+    expect(groups).toHaveLength(3);
+    expect((await (tools.get('mcp__fx__echo') as AnyTool).call({ text: 'again' }, ctx())).content).toBe('echo:again');
+    await expect(hub.reconnect('nope')).rejects.toThrow('No MCP server named "nope".');
+    await hub.close();
+  });
+
+  it('reconnecting a server that still fails answers with the reason', async () => {
+    const { hub } = setup();
+    hub.add([stdio('bad', 'sh', ['-c', 'echo still broken >&2; exit 1'])]);
+    await hub.settled(20_000);
+    expect(await hub.reconnect('bad')).toMatch(/exited with code 1.*still broken/);
+  });
 });
