@@ -92,11 +92,15 @@ export function setupMcp(d: {
       hub.add((req.sdkMcpServers ?? []).map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));
       const servers = req.mcpServers ?? undefined;
       if (servers) hub.add(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
-      // After the reply is on its way: the host must be able to answer our mcp_message requests.
-      setImmediate(() => {
-        setup.start();
-        setup.attachHost();
-      });
+      // After the reply is written: the host must be able to answer our mcp_message requests, and spawning
+      // servers must not delay the reply. The frame writer flushes on the setImmediate its first write
+      // queues, which comes after this one: hence the second hop.
+      setImmediate(() =>
+        setImmediate(() => {
+          setup.start();
+          setup.attachHost();
+        }),
+      );
       return servers !== undefined;
     },
   };
