@@ -49,6 +49,7 @@ export function setupMcp(d: {
   logger: Logger;
   oneShot: () => boolean;
   client: () => ControlClient;
+  disabledProjectServers: readonly string[];
 }): McpSetup {
   let specs: McpServerSpec[];
   try {
@@ -59,6 +60,7 @@ export function setupMcp(d: {
       cwd: d.io.cwd,
       globalConfigFile: globalConfigFile({ env: d.io.env, home: homedir() }),
       env: d.io.env,
+      disabledProjectServers: d.disabledProjectServers,
     });
   } catch (e) {
     if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);

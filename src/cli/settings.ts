@@ -1,6 +1,6 @@
 // Claude Code's settings files, read unchanged: user (<config>/settings.json), project (.claude/settings.json),
 // local (.claude/settings.local.json) and --settings (JSON or a path). Permission rules, defaultMode,
-// additionalDirectories and command hooks are used; other keys are ignored. A file that exists but does not
+// additionalDirectories, command hooks and disabledMcpjsonServers are used; other keys are ignored. A file that exists but does not
 // parse is a start-up error, never silently skipped.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -30,6 +30,7 @@ const SettingsFile = z.looseObject({
     }),
   ),
   hooks: z.optional(z.record(z.string(), z.array(HookMatcherEntry))),
+  disabledMcpjsonServers: z.optional(z.array(z.string())),
 });
 
 export interface SettingsCommandHook {
@@ -45,6 +46,8 @@ export interface LoadedSettings {
   defaultMode: PermissionModeName | undefined;
   additionalDirectories: string[];
   commandHooks: SettingsCommandHook[];
+  /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
+  disabledMcpjsonServers: string[];
 }
 
 export interface SettingsPaths {
@@ -81,7 +84,7 @@ export function loadSettings(opts: {
   logger: Logger;
 }): LoadedSettings {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [] };
+  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], disabledMcpjsonServers: [] };
   const files: Array<{ source: RuleSource; text: string; where: string; baseDir: string }> = [];
   const read = (source: RuleSource, path: string, baseDir: string): void => {
     if (!existsSync(path)) return;
@@ -117,6 +120,7 @@ export function loadSettings(opts: {
       }
       out.additionalDirectories.push(...(p.additionalDirectories ?? []));
     }
+    out.disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
         for (const h of e.hooks) {

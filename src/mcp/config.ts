@@ -165,6 +165,8 @@ export interface McpConfigInputs {
   /** Claude Code's global config file ($CLAUDE_CONFIG_DIR/.claude.json or ~/.claude.json). */
   globalConfigFile: string;
   env: Env;
+  /** `disabledMcpjsonServers` from the settings files: `.mcp.json` servers that are not started at all. */
+  disabledProjectServers?: readonly string[];
 }
 
 /**
@@ -190,7 +192,9 @@ export function resolveMcpServers(i: McpConfigInputs): McpServerSpec[] {
     if (i.sources.includes('project')) {
       const file = join(i.cwd, '.mcp.json');
       const doc = readJson(file);
-      if (doc !== undefined) put(Object.entries(serversObject(doc, file)).map(([n, r]) => parseServerEntry(n, r, 'project', i.env)));
+      const disabled = new Set(i.disabledProjectServers ?? []);
+      // As Claude Code: a disabled project server is left out entirely (not listed).
+      if (doc !== undefined) put(Object.entries(serversObject(doc, file)).filter(([n]) => !disabled.has(n)).map(([n, r]) => parseServerEntry(n, r, 'project', i.env)));
     }
     if (i.sources.includes('user') && global !== undefined) {
       put(Object.entries(serversObject(global, i.globalConfigFile)).map(([n, r]) => parseServerEntry(n, r, 'user', i.env)));

@@ -105,6 +105,14 @@ describe('sources and precedence', () => {
     ]);
   });
 
+  it('disabledMcpjsonServers leaves a .mcp.json server out entirely (as Claude Code), other scopes untouched', () => {
+    const w = world();
+    expect(summary(resolveMcpServers({ ...w, flags: [], strict: false, sources: ['project', 'user'], disabledProjectServers: ['p', 'shared'] }))).toEqual([
+      ['shared', 'user', 'user-shared'],
+      ['u', 'user', 'user-only'],
+    ]);
+  });
+
   it('a .mcp.json that does not parse is a start-up error naming the file', () => {
     const w = world();
     writeFileSync(join(w.cwd, '.mcp.json'), '{ nope');
