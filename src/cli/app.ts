@@ -42,6 +42,7 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
+import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -220,15 +221,24 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
   const lifecycle = createLifecycleHooks(hookRunner, hookCtx);
   const interactive = opts.permissionPromptTool === 'stdio' && opts.permissionPrompts !== 'none';
-  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
-    logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
+  const promptTool = opts.permissionPromptTool?.startsWith('mcp__') && opts.permissionPrompts !== 'none' ? opts.permissionPromptTool : undefined;
+  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio' && !promptTool) {
+    logger.warn({ tool: opts.permissionPromptTool }, 'unknown permission prompt tool; permission requests that need an answer are denied');
   }
   const paths = settingsPaths(configDir, io.cwd);
   const permissions = createPermissionLayer({
     rules,
     getMode: () => settings.permissionMode,
     analyzer: shellAnalyzer,
-    prompter: interactive
+    prompter: promptTool
+      ? createMcpPromptToolPrompter({
+          toolName: promptTool,
+          tools,
+          ready: () => toolsReady.then(() => mcp.settled(mcpSetup.timeoutMs)),
+          env: toolEnv,
+          cwd: () => session.shared.current.cwd,
+        })
+      : interactive
       ? createHostPrompter({
           client,
           timeoutMs: opts.permissionPromptTimeoutMs,

@@ -45,7 +45,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'append-system-prompt-file', kind: 'value', status: 'yes', help: 'Read the appended text from a file' },
   // permissions
   { name: 'permission-mode', kind: 'value', status: 'yes', help: 'default | acceptEdits | plan | bypassPermissions | dontAsk | auto' },
-  { name: 'permission-prompt-tool', kind: 'value', status: 'yes', help: '"stdio": ask the host with can_use_tool control requests' },
+  { name: 'permission-prompt-tool', kind: 'value', status: 'yes', help: '"stdio": ask the host (can_use_tool); mcp__server__tool: ask that MCP tool' },
   { name: 'permission-prompts', kind: 'value', status: 'yes', help: 'host | none (none: deny instead of asking)' },
   { name: 'allow-dangerously-skip-permissions', kind: 'boolean', status: 'yes', help: 'Allow bypassPermissions mode' },
   { name: 'dangerously-skip-permissions', kind: 'boolean', status: 'yes', help: 'Start in bypassPermissions mode' },

@@ -212,4 +212,50 @@ describe('MCP through the TS SDK', () => {
       ['e1', false, 'echo:joined'],
     ]);
   });
+
+  it('--permission-prompt-tool mcp__perm__approve: asks go to that MCP tool; its JSON answer allows or denies', async () => {
+    const asked: Array<[string, string]> = [];
+    const perm = createSdkMcpServer({
+      name: 'perm',
+      tools: [
+        tool('approve', 'Decides permission requests', { tool_name: z.string(), input: z.record(z.string(), z.unknown()), tool_use_id: z.string() }, async (a) => {
+          const file = String(a.input['file_path'] ?? '');
+          asked.push([a.tool_name, a.tool_use_id]);
+          const answer = file.endsWith('ok.txt') ? { behavior: 'allow', updatedInput: a.input } : { behavior: 'deny', message: `No writes to ${file}.` };
+          return { content: [{ type: 'text', text: JSON.stringify(answer) }] };
+        }),
+      ],
+    });
+    const run = scriptedRun({
+      rules: [
+        {
+          when: { hasToolResults: false },
+          reply: {
+            content: [
+              { type: 'tool_use', id: 'w_ok', name: 'Write', input: { file_path: '{{cwd}}/ok.txt', content: 'fine\n' } },
+              { type: 'tool_use', id: 'w_no', name: 'Write', input: { file_path: '{{cwd}}/no.txt', content: 'never\n' } },
+            ],
+          },
+        },
+        { reply: { content: [{ type: 'text', text: 'done' }] } },
+      ],
+    });
+    const msgs = await collect(query({ prompt: 'write', options: run.options({ mcpServers: { perm }, permissionPromptToolName: 'mcp__perm__approve' }) }));
+    expect(asked).toEqual([
+      ['Write', 'w_ok'],
+      ['Write', 'w_no'],
+    ]);
+    expect(toolResults(msgs).map(([id, err, text]) => [id, err, id === 'w_ok' ? text.startsWith('File created successfully') : text])).toEqual([
+      ['w_ok', false, true],
+      ['w_no', true, `No writes to ${join(run.cwd, 'no.txt')}.`],
+    ]);
+    expect([existsSync(join(run.cwd, 'ok.txt')), existsSync(join(run.cwd, 'no.txt'))]).toEqual([true, false]);
+  });
+
+  it('--permission-prompt-tool naming a tool that does not exist: asks are denied (fails closed)', async () => {
+    const run = scriptedRun(callThen('w1', 'Write', { file_path: '{{cwd}}/x.txt', content: 'x' }));
+    const msgs = await collect(query({ prompt: 'write', options: run.options({ permissionPromptToolName: 'mcp__nobody__approve' }) }));
+    expect(toolResults(msgs)).toEqual([['w1', true, expect.stringContaining('the permission prompt tool mcp__nobody__approve is not available')]]);
+    expect(existsSync(join(run.cwd, 'x.txt'))).toBe(false);
+  });
 });
