@@ -148,6 +148,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
       list.map((t) =>
         adaptMcpTool(t, {
           server: spec.name,
+          source: spec.source,
           timeoutMs: perServer ?? d.toolTimeoutMs,
           maxOutputChars: d.maxOutputChars,
           call: (params, opts) => client.callTool(params, undefined, opts),

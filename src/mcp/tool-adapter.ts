@@ -11,6 +11,8 @@ import { mcpToolName } from './names.js';
 
 export interface AdaptOptions {
   server: string;
+  /** Where the server's definition came from (`sdk`, `dynamic`, `project`, …). */
+  source: string;
   timeoutMs: number;
   /** Text beyond this many characters is cut with a marker (MAX_MCP_OUTPUT_TOKENS × 4). */
   maxOutputChars: number;
@@ -99,6 +101,7 @@ export function adaptMcpTool(t: McpTool, o: AdaptOptions): AnyTool {
     isConcurrencySafe: () => readOnly,
     isReadOnly: () => readOnly,
     interruptBehavior: 'cancel',
+    mcpServer: { name: o.server, source: o.source },
     permissionSubject: () => ({ kind: 'none' }),
     validateInput: (input: Record<string, unknown>) => {
       const errors = check(input);

@@ -56,21 +56,22 @@ describe('MCP through the TS SDK', () => {
 
   it('a canUseTool deny of an SDK MCP tool: the handler is never called', async () => {
     const calls: string[] = [];
-    const asked: string[] = [];
+    const asked: unknown[] = [];
     const run = scriptedRun(callThen('g1', 'mcp__host__greet', { who: 'Eve' }));
     const msgs = await collect(
       query({
         prompt: 'greet Eve',
         options: run.options({
           mcpServers: { host: echoServer(calls) },
-          canUseTool: async (name) => {
-            asked.push(name);
+          canUseTool: async (name, _input, o) => {
+            asked.push([name, o.mcpServer]);
             return { behavior: 'deny', message: 'not Eve' };
           },
         }),
       }),
     );
-    expect(asked).toEqual(['mcp__host__greet']);
+    // The host learns which server the tool belongs to and that it is its own (source sdk).
+    expect(asked).toEqual([['mcp__host__greet', { name: 'host', source: 'sdk' }]]);
     expect(calls).toEqual([]);
     expect(toolResults(msgs)).toEqual([['g1', true, 'not Eve']]);
   });
