@@ -47,6 +47,15 @@ export const McpReconnectRequest = z.looseObject({ subtype: z.literal('mcp_recon
 /** `toggleMcpServer(name, enabled)`: a disabled server is disconnected (status `disabled`) until enabled again. */
 export const McpToggleRequest = z.looseObject({ subtype: z.literal('mcp_toggle'), serverName: z.string(), enabled: z.boolean() });
 
+/** `setMcpServers(servers)`: replaces the servers added this way (SDK servers as `{type:'sdk', name}`). */
+export const McpSetServersRequest = z.looseObject({ subtype: z.literal('mcp_set_servers'), servers: z.record(z.string(), z.unknown()) });
+
+export const McpSetServersResponse = z.strictObject({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  errors: z.record(z.string(), z.string()),
+});
+
 /** A JSON-RPC 2.0 message (request, notification or response) as MCP defines it; checked for `jsonrpc` only. */
 export const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
 
@@ -107,6 +116,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'mcp_message',
   'mcp_reconnect',
   'mcp_toggle',
+  'mcp_set_servers',
   'generate_session_title',
   'get_context_usage',
   'remote_control',
@@ -123,6 +133,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_message: McpMessageRequest,
   mcp_reconnect: McpReconnectRequest,
   mcp_toggle: McpToggleRequest,
+  mcp_set_servers: McpSetServersRequest,
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,

@@ -348,6 +348,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpMessage: (server, message) => mcp.deliver(server, message),
       mcpReconnect: (server) => mcp.reconnect(server),
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
+      mcpSetServers: (servers) => mcpSetup.setServers(servers),
       contextSnapshot: async () => {
         // The tool definitions are part of the context: load them now if no turn has yet.
         warmUp();

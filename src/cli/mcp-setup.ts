@@ -36,6 +36,8 @@ export interface McpSetup {
   start(): void;
   /** The host is there to answer `mcp_message` (or, in one-shot mode, never will be). */
   attachHost(): void;
+  /** `mcp_set_servers`: entries parsed as `dynamic` servers (`{type:'sdk'}` ones as the host's). */
+  setServers(servers: Record<string, unknown>): ReturnType<McpHub['setServers']>;
   /** initialize's `sdkMcpServers` and `mcpServers`; returns whether `mcpServers` was given (`mcp_servers_applied`). */
   fromInitialize(req: InitializeRequest): boolean;
 }
@@ -89,6 +91,11 @@ export function setupMcp(d: {
     attachHost: () => {
       if (d.oneShot()) hub.noHost('one-shot mode (-p) has no SDK host to serve an SDK MCP server');
       else hub.attachHost(createMcpMessagePort(d.client()));
+    },
+    setServers: (servers) => {
+      setup.start();
+      setup.attachHost();
+      return hub.setServers(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
     },
     fromInitialize: (req) => {
       hub.add((req.sdkMcpServers ?? []).map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));

@@ -21,6 +21,8 @@ export interface HandlerDeps {
   /** `mcp_reconnect` / `mcp_toggle`: resolve with why the server did not connect (undefined: it did). */
   mcpReconnect: (server: string) => Promise<string | undefined>;
   mcpToggle: (server: string, enabled: boolean) => Promise<string | undefined>;
+  /** `mcp_set_servers`: replaces the servers added this way; answers once they connected or failed. */
+  mcpSetServers: (servers: Record<string, unknown>) => Promise<{ added: string[]; removed: string[]; errors: Record<string, string> }>;
   /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
   mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
   /** What the next model request would carry (for `get_context_usage`). */
@@ -109,6 +111,8 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     // reconnectMcpServer() and toggleMcpServer() expect a settled outcome.
     mcp_reconnect: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpReconnect(req.serverName))),
     mcp_toggle: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpToggle(req.serverName, req.enabled))),
+
+    mcp_set_servers: async (req): Promise<HandlerResult> => ({ ok: true, response: await d.mcpSetServers(req.servers) }),
 
     generate_session_title: async (req): Promise<HandlerResult> => {
       // Local unless the host asks for a model call: an editor asks at every new prompt, and a title is not worth

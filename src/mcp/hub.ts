@@ -51,6 +51,8 @@ interface Entry {
   launched: boolean;
   /** Bumped by every connection attempt: callbacks of an older connection are ignored. */
   generation: number;
+  /** Added by `mcp_set_servers` (the set it replaces), not by configuration. */
+  managed: boolean;
 }
 
 export interface McpRuntime {
@@ -80,7 +82,7 @@ export class McpHub {
   add(specs: readonly McpServerSpec[]): void {
     for (const spec of specs) {
       if (this.entries.has(spec.name)) continue;
-      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0 };
+      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0, managed: false };
       this.entries.set(spec.name, e);
       if (spec.kind === 'invalid') this.fail(e, spec.reason);
       else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
@@ -200,6 +202,44 @@ export class McpHub {
     // Marked first, so the connection's own close is not reported as a drop.
     e.state = 'disabled';
     await conn?.close().catch(() => undefined);
+  }
+
+  /**
+   * `mcp_set_servers`, as the SDK documents `setMcpServers()`: replaces the servers added this way and every SDK
+   * server; a configured server stays unless the call names it (then the new definition replaces it, and a later
+   * call that omits it removes it). An unchanged definition keeps its connection. Resolves once the added servers
+   * are connected or failed.
+   */
+  async setServers(specs: readonly McpServerSpec[]): Promise<{ added: string[]; removed: string[]; errors: Record<string, string> }> {
+    const wanted = new Map(specs.map((s) => [s.name, s]));
+    const added: string[] = [];
+    const removed: string[] = [];
+    const errors: Record<string, string> = {};
+    for (const [name, e] of [...this.entries]) {
+      const next = wanted.get(name);
+      const replaceable = e.managed || e.spec.kind === 'sdk' || next !== undefined;
+      if (!replaceable) continue;
+      if (next && JSON.stringify(next) === JSON.stringify(e.spec)) {
+        e.managed = true;
+        continue;
+      }
+      await this.disconnect(e);
+      this.entries.delete(name);
+      if (!next) removed.push(name);
+    }
+    const fresh: Entry[] = [];
+    for (const spec of specs) {
+      if (this.entries.has(spec.name)) continue;
+      this.add([spec]);
+      const e = this.entries.get(spec.name);
+      if (!e) continue;
+      e.managed = true;
+      added.push(spec.name);
+      fresh.push(e);
+    }
+    await Promise.all(fresh.map((e) => e.done));
+    for (const e of fresh) if (this.stateOf(e) === 'failed') errors[e.spec.name] = e.error ?? 'failed';
+    return { added, removed, errors };
   }
 
   /** Closes every connection (stdio servers: their process groups are killed). Bounded by `maxMs`. */

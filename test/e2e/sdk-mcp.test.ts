@@ -259,4 +259,31 @@ describe('MCP through the TS SDK', () => {
     expect(toolResults(msgs)).toEqual([['w1', true, expect.stringContaining('the permission prompt tool mcp__nobody__approve is not available')]]);
     expect(existsSync(join(run.cwd, 'x.txt'))).toBe(false);
   });
+
+  it('setMcpServers(): servers are added (stdio and SDK), replaced and removed mid-session', async () => {
+    const calls: string[] = [];
+    const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }] });
+    const input = promptChannel();
+    input.push('hi');
+    const q = query({ prompt: input, options: run.options({ mcpServers: { host: echoServer(calls) } }) });
+    const seen: unknown[] = [];
+    await collect(q, async (m) => {
+      if (m.type !== 'result') return;
+      const names = async () => (await q.mcpServerStatus()).map((x) => [x.name, x.status, x.source]);
+      seen.push(await q.setMcpServers({ fx: { command: process.execPath, args: [FIXTURE] }, other: echoServer(calls) }));
+      seen.push(await names());
+      seen.push(await q.setMcpServers({ broken: { command: 'sh', args: ['-c', 'echo nope >&2; exit 2'] } }));
+      seen.push(await names());
+      input.close();
+    });
+    expect(seen).toEqual([
+      { added: ['fx', 'other'], removed: ['host'], errors: {} },
+      [
+        ['fx', 'connected', 'dynamic'],
+        ['other', 'connected', 'sdk'],
+      ],
+      { added: ['broken'], removed: ['fx', 'other'], errors: { broken: expect.stringContaining('nope') } },
+      [['broken', 'failed', 'dynamic']],
+    ]);
+  });
 });

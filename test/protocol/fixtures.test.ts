@@ -196,6 +196,7 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     mcp_message: refuse,
     mcp_reconnect: refuse,
     mcp_toggle: refuse,
+    mcp_set_servers: refuse,
     generate_session_title: refuse,
     get_context_usage: refuse,
     remote_control: refuse,

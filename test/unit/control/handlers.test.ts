@@ -29,6 +29,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     mcpMessage: () => false,
     mcpReconnect: async () => undefined,
     mcpToggle: async () => undefined,
+    mcpSetServers: async () => ({ added: [], removed: [], errors: {} }),
     contextSnapshot: async () => EMPTY,
     persistTitle: (t) => persisted.push(t),
     ...over,
