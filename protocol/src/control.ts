@@ -41,6 +41,24 @@ export const SetMaxThinkingTokensRequest = z.looseObject({
 
 export const McpStatusRequest = z.looseObject({ subtype: z.literal('mcp_status') });
 
+/** agentd → host: an MCP server asks the user for input (`elicitation/create`); the host answers an ElicitationResult. */
+export const ElicitationRequest = z.strictObject({
+  subtype: z.literal('elicitation'),
+  mcp_server_name: z.string(),
+  message: z.string(),
+  mode: z.optional(z.enum(['form', 'url'])),
+  url: z.optional(z.string()),
+  elicitation_id: z.optional(z.string()),
+  requested_schema: z.optional(z.record(z.string(), z.unknown())),
+});
+export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
+
+/** The host's answer to `elicitation` (the SDK's ElicitResult; no onElicitation callback → `decline`). */
+export const ElicitationResult = z.looseObject({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+});
+
 /** `reconnectMcpServer(name)`: close the server's connection and connect it again. */
 export const McpReconnectRequest = z.looseObject({ subtype: z.literal('mcp_reconnect'), serverName: z.string() });
 

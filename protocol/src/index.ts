@@ -1,6 +1,8 @@
 // The wire contract of agentd. Everything a frame can be is defined here and nowhere else.
 import * as z from 'zod/mini';
 import {
+  ElicitationRequest,
+  ElicitationResult,
   GenerateSessionTitleRequest,
   GenerateSessionTitleResponse,
   GetContextUsageRequest,
@@ -67,7 +69,7 @@ export const PROTOCOL_LEVEL = '2.1.330';
 export const OutboundControlRequestFrame = z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
-  request: z.union([CanUseToolRequest, HookCallbackRequest, McpMessageToHostRequest]),
+  request: z.union([CanUseToolRequest, HookCallbackRequest, McpMessageToHostRequest, ElicitationRequest]),
 });
 export type OutboundControlRequestFrame = z.infer<typeof OutboundControlRequestFrame>;
 
@@ -119,6 +121,7 @@ export const NAMED_SCHEMAS = {
   CanUseToolRequest,
   HookCallbackRequest,
   McpMessageToHostRequest,
+  ElicitationRequest,
   InitializeResponse,
   McpStatusResponse,
   McpMessageResponse,
@@ -146,4 +149,5 @@ export const NAMED_SCHEMAS = {
   ControlCancelRequest,
   PermissionResult,
   HookJSONOutput,
+  ElicitationResult,
 } as const;

@@ -42,6 +42,7 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   CanUseToolRequest: 'outbound',
   HookCallbackRequest: 'outbound',
   McpMessageToHostRequest: 'outbound',
+  ElicitationRequest: 'outbound',
   InitializeResponse: 'outbound',
   McpStatusResponse: 'outbound',
   McpMessageResponse: 'outbound',
@@ -68,6 +69,7 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   ControlCancelRequest: 'inbound',
   PermissionResult: 'inbound',
   HookJSONOutput: 'inbound',
+  ElicitationResult: 'inbound',
 };
 
 export const SCHEMA_NAMES = Object.keys(NAMED_SCHEMAS).sort() as SchemaName[];

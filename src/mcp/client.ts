@@ -5,10 +5,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec } from './config.js';
-import type { McpMessagePort } from './port.js';
+import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.js';
 import { SdkHostTransport } from './sdk-transport.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 import { adaptMcpTool } from './tool-adapter.js';
@@ -28,6 +28,8 @@ export interface ConnectDeps {
   clientVersion: string;
   /** The connection dropped after it was established. */
   onClosed(reason: string): void;
+  /** A server's elicitation, for the host to answer; resolves `decline` when no one can (fails closed). */
+  elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
   /** The server announced a new toolset (`notifications/tools/list_changed`) and it was listed again. */
   onToolsChanged?(tools: AnyTool[], summaries: ToolSummary[]): void;
   /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
@@ -127,7 +129,24 @@ async function listAllTools(client: Client, timeout: number): Promise<McpTool[]>
 
 export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Promise<ConnectedServer> {
   const transport = transportFor(spec, d);
-  const client = new Client({ name: 'agentd', version: d.clientVersion }, { capabilities: {} });
+  const client = new Client({ name: 'agentd', version: d.clientVersion }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+    const p = req.params as Record<string, unknown>;
+    const ask: ElicitationAsk = {
+      serverName: spec.name,
+      message: String(p['message'] ?? ''),
+      ...(p['mode'] === 'url' || p['mode'] === 'form' ? { mode: p['mode'] } : {}),
+      ...(typeof p['url'] === 'string' ? { url: p['url'] } : {}),
+      ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
+      ...(typeof p['requestedSchema'] === 'object' && p['requestedSchema'] !== null ? { requestedSchema: p['requestedSchema'] as Record<string, unknown> } : {}),
+    };
+    try {
+      const a = await d.elicit(ask, extra.signal);
+      return a.action === 'accept' && a.content ? { action: 'accept', content: a.content as Record<string, string | number | boolean | string[]> } : { action: a.action };
+    } catch {
+      return { action: 'decline' };
+    }
+  });
   let established = false;
   let closing = false;
   let lastError: string | undefined;

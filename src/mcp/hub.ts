@@ -29,7 +29,7 @@ export interface ToolSink {
   get(name: string): AnyTool | undefined;
 }
 
-export interface McpHubDeps extends Omit<ConnectDeps, 'onClosed' | 'registerDeliver' | 'port'> {
+export interface McpHubDeps extends Omit<ConnectDeps, 'onClosed' | 'registerDeliver' | 'port' | 'elicit'> {
   tools: ToolSink;
   /** Bare deny rules remove tools from what the model sees (as `--disallowedTools Bash` does for built-ins). */
   isRemoved(toolName: string): boolean;
@@ -264,6 +264,8 @@ export class McpHub {
       const conn = await mod.connectServer(spec, {
         ...this.d,
         port: this.port,
+        // Asked when the server asks: the host may have attached since the connection was made.
+        elicit: (ask, signal) => (this.port?.elicit ? this.port.elicit(ask, signal) : Promise.resolve({ action: 'decline' as const })),
         registerDeliver: (fn) => {
           e.deliver = fn;
           for (const m of e.early.splice(0)) fn(m);

@@ -8,6 +8,21 @@ export interface McpPortSendOptions {
   timeoutMs?: number;
 }
 
+/** An MCP server's `elicitation/create`, as the host's `elicitation` control request carries it. */
+export interface ElicitationAsk {
+  serverName: string;
+  message: string;
+  mode?: 'form' | 'url';
+  url?: string;
+  elicitationId?: string;
+  requestedSchema?: Record<string, unknown>;
+}
+
+export interface ElicitationAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
 export interface McpMessagePort {
   /**
    * Sends one JSON-RPC message to the host's server `server`. Resolves with the host's `mcp_response` (the
@@ -15,4 +30,9 @@ export interface McpMessagePort {
    * refuses it, does not answer in time, or the channel closes.
    */
   send(server: string, message: Record<string, unknown>, opts?: McpPortSendOptions): Promise<unknown>;
+  /**
+   * Asks the host to answer a server's elicitation (`elicitation` control request). Rejects when there is no
+   * answer (error, closed channel, malformed reply); the caller then declines: elicitation fails closed.
+   */
+  elicit?(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
 }

@@ -130,6 +130,7 @@ describe('MCP through the TS SDK', () => {
           { name: 'fail', description: 'Always fails' },
           { name: 'env', description: 'Reports whether credentials are visible' },
           { name: 'slow', description: 'Waits' },
+          { name: 'ask', description: 'Asks the user for a name (elicitation)' },
         ],
       },
       {
@@ -285,5 +286,29 @@ describe('MCP through the TS SDK', () => {
       { added: ['broken'], removed: ['fx', 'other'], errors: { broken: expect.stringContaining('nope') } },
       [['broken', 'failed', 'dynamic']],
     ]);
+  });
+
+  it('elicitation: a server asks, the host answers through onElicitation; without a callback it is declined', async () => {
+    const asked: unknown[] = [];
+    const scenario = callThen('a1', 'mcp__fx__ask', {});
+    const withCallback = scriptedRun(scenario);
+    const msgs = await collect(
+      query({
+        prompt: 'ask',
+        options: withCallback.options({
+          mcpServers: { fx: { command: process.execPath, args: [FIXTURE] } },
+          allowedTools: ['mcp__fx'],
+          onElicitation: async (req) => {
+            asked.push([req.serverName, req.message, req.requestedSchema]);
+            return { action: 'accept', content: { name: 'Ada' } };
+          },
+        }),
+      }),
+    );
+    expect(asked).toEqual([['fx', 'Your name?', { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }]]);
+    expect(toolResults(msgs)).toEqual([['a1', false, 'accept:{"name":"Ada"}']]);
+    const without = scriptedRun(scenario);
+    const declined = await collect(query({ prompt: 'ask', options: without.options({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE] } }, allowedTools: ['mcp__fx'] }) }));
+    expect(toolResults(declined)).toEqual([['a1', false, 'decline']]);
   });
 });

@@ -105,4 +105,12 @@ describe('misbehaving stdio servers', () => {
     await hub.settled(20_000);
     expect(await hub.reconnect('bad')).toMatch(/exited with code 1.*still broken/);
   });
+
+  it('an elicitation with no host to ask is declined (fails closed)', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect((await (tools.get('mcp__fx__ask') as AnyTool).call({}, ctx())).content).toBe('decline');
+    await hub.close();
+  });
 });
