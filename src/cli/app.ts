@@ -126,17 +126,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
 
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
-  const mcpSetup = setupMcp({
-    opts,
-    io,
-    tools,
-    rules,
-    tracker,
-    logger,
-    oneShot: () => printMode,
-    client: () => client,
-    disabledProjectServers: loaded.disabledMcpjsonServers,
-  });
+  const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
 
   let resolveExit!: (code: number) => void;
