@@ -42,10 +42,24 @@ export interface ToolSummary {
   annotations?: { readOnly?: boolean; destructive?: boolean; openWorld?: boolean };
 }
 
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+export interface ResourceAccess {
+  list(signal: AbortSignal): Promise<ResourceInfo[]>;
+  read(uri: string, signal: AbortSignal): Promise<Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>>;
+}
+
 export interface ConnectedServer {
   serverInfo: { name: string; version: string } | undefined;
   tools: AnyTool[];
   summaries: ToolSummary[];
+  /** Present when the server offers resources. */
+  resources?: ResourceAccess;
   close(): Promise<void>;
 }
 
@@ -188,6 +202,26 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
       serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version } : undefined,
       tools: adapt(tools),
       summaries: tools.map(summarize),
+      ...(client.getServerCapabilities()?.resources
+        ? {
+            resources: {
+              list: async (signal: AbortSignal) => {
+                const out: ResourceInfo[] = [];
+                let cursor: string | undefined;
+                for (let page = 0; page < 100; page++) {
+                  const r = await client.listResources(cursor === undefined ? undefined : { cursor }, { signal, timeout: d.toolTimeoutMs });
+                  for (const x of r.resources) {
+                    out.push({ uri: x.uri, name: x.name, ...(x.mimeType !== undefined ? { mimeType: x.mimeType } : {}), ...(x.description !== undefined ? { description: x.description } : {}) });
+                  }
+                  cursor = r.nextCursor;
+                  if (!cursor) break;
+                }
+                return out;
+              },
+              read: async (uri: string, signal: AbortSignal) => (await client.readResource({ uri }, { signal, timeout: d.toolTimeoutMs })).contents,
+            },
+          }
+        : {}),
       close: async () => {
         closing = true;
         await client.close().catch(() => undefined);

@@ -5,7 +5,7 @@
 import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec, McpSource } from './config.js';
-import type { ConnectDeps, ConnectedServer, ToolSummary } from './client.js';
+import type { ConnectDeps, ConnectedServer, ResourceAccess, ToolSummary } from './client.js';
 import type { McpMessagePort } from './port.js';
 
 export type McpServerState = 'pending' | 'connected' | 'failed' | 'disabled';
@@ -57,6 +57,7 @@ interface Entry {
 
 export interface McpRuntime {
   connectServer(spec: Exclude<McpServerSpec, { kind: 'invalid' }>, d: ConnectDeps): Promise<ConnectedServer>;
+  resourceTools(servers: { withResources(): Map<string, ResourceAccess> }, maxOutputChars: number): AnyTool[];
 }
 
 const loadDefault = (): Promise<McpRuntime> => import('./lazy-entry.js');
@@ -66,6 +67,8 @@ export class McpHub {
   private port: McpMessagePort | undefined;
   private closed = false;
   private hostless: string | undefined;
+  private runtime: McpRuntime | undefined;
+  private resourceToolsAdded = false;
   private started = false;
 
   constructor(private readonly d: McpHubDeps) {}
@@ -188,6 +191,27 @@ export class McpHub {
     return undefined;
   }
 
+  /** The resource tools are offered exactly while a connected server has resources. */
+  private syncResourceTools(): void {
+    const names = ['ListMcpResourcesTool', 'ReadMcpResourceTool'];
+    if (this.withResources().size === 0) {
+      if (this.resourceToolsAdded) for (const n of names) this.d.tools.remove(n);
+      this.resourceToolsAdded = false;
+      return;
+    }
+    if (this.resourceToolsAdded || !this.runtime) return;
+    for (const t of this.runtime.resourceTools({ withResources: () => this.withResources() }, this.d.maxOutputChars)) {
+      if (!this.d.isRemoved(t.name) && !this.d.tools.get(t.name)) this.d.tools.add(t);
+    }
+    this.resourceToolsAdded = true;
+  }
+
+  private withResources(): Map<string, ResourceAccess> {
+    const out = new Map<string, ResourceAccess>();
+    for (const e of this.entries.values()) if (e.state === 'connected' && e.conn?.resources) out.set(e.spec.name, e.conn.resources);
+    return out;
+  }
+
   /** Read through a call: the state changes across awaits, which narrowing does not see. */
   private stateOf(e: Entry): McpServerState {
     return e.state;
@@ -201,6 +225,7 @@ export class McpHub {
     delete e.conn;
     // Marked first, so the connection's own close is not reported as a drop.
     e.state = 'disabled';
+    this.syncResourceTools();
     await conn?.close().catch(() => undefined);
   }
 
@@ -284,6 +309,7 @@ export class McpHub {
           for (const n of e.toolNames) this.d.tools.remove(n);
           e.toolNames = [];
           this.fail(e, `disconnected: ${reason}`);
+          this.syncResourceTools();
         },
       });
       // Closed, disabled or reconnected meanwhile: this connection is not wanted any more.
@@ -294,6 +320,8 @@ export class McpHub {
       e.conn = conn;
       this.register(e, conn.tools);
       e.state = 'connected';
+      this.runtime = mod;
+      this.syncResourceTools();
     } catch (err) {
       if (current() && e.state === 'pending') this.fail(e, err instanceof Error ? err.message : String(err));
     }

@@ -113,4 +113,19 @@ describe('misbehaving stdio servers', () => {
     expect((await (tools.get('mcp__fx__ask') as AnyTool).call({}, ctx())).content).toBe('decline');
     await hub.close();
   });
+
+  it('resources: ListMcpResourcesTool and ReadMcpResourceTool appear with a server that has resources', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    const list = tools.get('ListMcpResourcesTool') as AnyTool;
+    const read = tools.get('ReadMcpResourceTool') as AnyTool;
+    expect([list.isConcurrencySafe({}), read.isReadOnly({})]).toEqual([true, true]);
+    expect((await list.call({}, ctx())).data).toEqual([{ uri: 'fixture://notes', name: 'notes', mimeType: 'text/plain', description: 'Some notes', server: 'fx' }]);
+    expect((await read.call({ server: 'fx', uri: 'fixture://notes' }, ctx())).content).toBe(
+      JSON.stringify({ contents: [{ uri: 'fixture://notes', mimeType: 'text/plain', text: 'contents of fixture://notes' }] }),
+    );
+    expect(await read.call({ server: 'nope', uri: 'x' }, ctx())).toMatchObject({ isError: true, content: 'No connected MCP server named "nope" offers resources.' });
+    await hub.close();
+  });
 });
