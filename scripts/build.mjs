@@ -4,6 +4,7 @@
 //  - dist/agentd.js        everything `initialize` and a turn's control flow need, one CommonJS bundle;
 //  - dist/agentd-tools.js  tool implementations, shell parser, execa, globbing — required after start-up;
 //  - dist/agentd-sdk.js    @anthropic-ai/sdk — required in the background before the first model call;
+//  - dist/agentd-mcp.js    MCP connections and @modelcontextprotocol/sdk — required only when servers are configured;
 //  - dist/launch.js        loads a bundle through vm.Script with a V8 code cache (<bundle>.cache, written on
 //                          first use; Node 20 has no module compile cache), so the bundle is not re-parsed.
 // bin/agentd runs the launcher. No TypeScript compiler runs at start-up.
@@ -27,6 +28,9 @@ const lazyBundles = {
   name: 'agentd-lazy-bundles',
   setup(b) {
     b.onResolve({ filter: /\/tools\/lazy-entry\.js$/ }, (args) => (args.importer.endsWith('lazy-entry.ts') ? undefined : { path: './agentd-tools.js', external: true }));
+    b.onResolve({ filter: /lazy-entry\.js$/ }, (args) =>
+      join(args.resolveDir, args.path).endsWith(join('src', 'mcp', 'lazy-entry.js')) && !args.importer.endsWith('lazy-entry.ts') ? { path: './agentd-mcp.js', external: true } : undefined,
+    );
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (args.importer.includes('sdk-entry') ? undefined : { path: './agentd-sdk.js', external: true }));
   },
 };
@@ -55,6 +59,7 @@ await Promise.all([
   // which breaks once esbuild turns its dynamic import() into require().
   build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter'] }),
   build({ ...common, entryPoints: [join(dist, 'sdk-entry.js')], outfile: join(dist, 'agentd-sdk.js') }),
+  build({ ...common, entryPoints: [join(root, 'src/mcp/lazy-entry.ts')], outfile: join(dist, 'agentd-mcp.js') }),
   build({
     ...common,
     minify: false,

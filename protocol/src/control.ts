@@ -11,6 +11,8 @@ export const InitializeRequest = z.looseObject({
   systemPrompt: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
   appendSystemPrompt: z.optional(z.nullable(z.string())),
   sdkMcpServers: z.optional(z.nullable(z.array(z.string()))),
+  /** `mcpServersDelivery: 'initialize'`: external servers sent here instead of --mcp-config (entries parsed by src/mcp). */
+  mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   title: z.optional(z.nullable(z.string())),
@@ -38,6 +40,63 @@ export const SetMaxThinkingTokensRequest = z.looseObject({
 });
 
 export const McpStatusRequest = z.looseObject({ subtype: z.literal('mcp_status') });
+
+/** agentd → host: an MCP server asks the user for input (`elicitation/create`); the host answers an ElicitationResult. */
+export const ElicitationRequest = z.strictObject({
+  subtype: z.literal('elicitation'),
+  mcp_server_name: z.string(),
+  message: z.string(),
+  mode: z.optional(z.enum(['form', 'url'])),
+  url: z.optional(z.string()),
+  elicitation_id: z.optional(z.string()),
+  requested_schema: z.optional(z.record(z.string(), z.unknown())),
+});
+export type ElicitationRequest = z.infer<typeof ElicitationRequest>;
+
+/** The host's answer to `elicitation` (the SDK's ElicitResult; no onElicitation callback → `decline`). */
+export const ElicitationResult = z.looseObject({
+  action: z.enum(['accept', 'decline', 'cancel']),
+  content: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+});
+
+/** `reconnectMcpServer(name)`: close the server's connection and connect it again. */
+export const McpReconnectRequest = z.looseObject({ subtype: z.literal('mcp_reconnect'), serverName: z.string() });
+
+/** `toggleMcpServer(name, enabled)`: a disabled server is disconnected (status `disabled`) until enabled again. */
+export const McpToggleRequest = z.looseObject({ subtype: z.literal('mcp_toggle'), serverName: z.string(), enabled: z.boolean() });
+
+/** `setMcpServers(servers)`: replaces the servers added this way (SDK servers as `{type:'sdk', name}`). */
+export const McpSetServersRequest = z.looseObject({ subtype: z.literal('mcp_set_servers'), servers: z.record(z.string(), z.unknown()) });
+
+export const McpSetServersResponse = z.strictObject({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  errors: z.record(z.string(), z.string()),
+});
+
+/** A JSON-RPC 2.0 message (request, notification or response) as MCP defines it; checked for `jsonrpc` only. */
+export const JsonRpcMessage = z.looseObject({ jsonrpc: z.literal('2.0') });
+
+/**
+ * Host → agentd: a message from one of the host's in-process ("SDK") MCP servers (a notification, a request to
+ * the client, or a reply). agentd acknowledges with an empty success (protocol.md §8.2).
+ */
+export const McpMessageRequest = z.looseObject({
+  subtype: z.literal('mcp_message'),
+  server_name: z.string(),
+  message: JsonRpcMessage,
+});
+
+/**
+ * agentd → host: a JSON-RPC message for the host's SDK server `server_name`. For a request, the host's success
+ * reply carries the server's JSON-RPC response as `mcp_response`.
+ */
+export const McpMessageToHostRequest = z.strictObject({
+  subtype: z.literal('mcp_message'),
+  server_name: z.string(),
+  message: z.record(z.string(), z.unknown()),
+});
+export type McpMessageToHostRequest = z.infer<typeof McpMessageToHostRequest>;
 
 /**
  * A short title for the session (hidden SDK method `generateSessionTitle(description, {persist})`; the current
@@ -72,6 +131,10 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'set_model',
   'set_max_thinking_tokens',
   'mcp_status',
+  'mcp_message',
+  'mcp_reconnect',
+  'mcp_toggle',
+  'mcp_set_servers',
   'generate_session_title',
   'get_context_usage',
   'remote_control',
@@ -85,6 +148,10 @@ export const CONTROL_REQUEST_SCHEMAS = {
   set_model: SetModelRequest,
   set_max_thinking_tokens: SetMaxThinkingTokensRequest,
   mcp_status: McpStatusRequest,
+  mcp_message: McpMessageRequest,
+  mcp_reconnect: McpReconnectRequest,
+  mcp_toggle: McpToggleRequest,
+  mcp_set_servers: McpSetServersRequest,
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
@@ -136,6 +203,8 @@ export const InitializeResponse = z.strictObject({
   current_permission_mode: z.optional(PermissionMode),
   session_state: z.optional(z.enum(['idle', 'running', 'requires_action'])),
   capabilities: z.optional(z.array(z.string())),
+  /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
+  mcp_servers_applied: z.optional(z.boolean()),
   agentd_version: z.string(),
 });
 export type InitializeResponse = z.infer<typeof InitializeResponse>;
@@ -148,9 +217,32 @@ export type InterruptResponse = z.infer<typeof InterruptResponse>;
 
 export const SetPermissionModeResponse = z.strictObject({ mode: PermissionMode });
 
-export const McpStatusResponse = z.strictObject({
-  mcpServers: z.array(z.looseObject({ name: z.string(), status: z.string() })),
+/** The SDK's McpServerStatus, the fields agentd fills. `config` never carries `env` or `headers` values. */
+export const McpServerStatus = z.strictObject({
+  name: z.string(),
+  status: z.enum(['connected', 'failed', 'needs-auth', 'pending', 'disabled']),
+  serverInfo: z.optional(z.strictObject({ name: z.string(), version: z.string() })),
+  error: z.optional(z.string()),
+  config: z.optional(z.record(z.string(), z.unknown())),
+  scope: z.optional(z.string()),
+  source: z.optional(z.string()),
+  tools: z.optional(
+    z.array(
+      z.strictObject({
+        name: z.string(),
+        description: z.optional(z.string()),
+        annotations: z.optional(z.strictObject({ readOnly: z.optional(z.boolean()), destructive: z.optional(z.boolean()), openWorld: z.optional(z.boolean()) })),
+      }),
+    ),
+  ),
 });
+
+export const McpStatusResponse = z.strictObject({
+  mcpServers: z.array(McpServerStatus),
+});
+
+/** The acknowledgement of a host's `mcp_message`. */
+export const McpMessageResponse = z.strictObject({});
 
 /** `null` when the description holds nothing to title (as Claude Code answers for "hi"). */
 export const GenerateSessionTitleResponse = z.strictObject({ title: z.nullable(z.string()) });

@@ -1,6 +1,8 @@
 // The wire contract of agentd. Everything a frame can be is defined here and nowhere else.
 import * as z from 'zod/mini';
 import {
+  ElicitationRequest,
+  ElicitationResult,
   GenerateSessionTitleRequest,
   GenerateSessionTitleResponse,
   GetContextUsageRequest,
@@ -9,6 +11,14 @@ import {
   InitializeResponse,
   InterruptRequest,
   InterruptResponse,
+  McpMessageRequest,
+  McpMessageResponse,
+  McpMessageToHostRequest,
+  McpReconnectRequest,
+  McpSetServersRequest,
+  McpSetServersResponse,
+  McpStatusResponse,
+  McpToggleRequest,
   RemoteControlRequest,
   RemoteControlResponse,
   SetMaxThinkingTokensRequest,
@@ -60,7 +70,7 @@ export const PROTOCOL_LEVEL = '2.1.330';
 export const OutboundControlRequestFrame = z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
-  request: z.union([CanUseToolRequest, HookCallbackRequest]),
+  request: z.union([CanUseToolRequest, HookCallbackRequest, McpMessageToHostRequest, ElicitationRequest]),
 });
 export type OutboundControlRequestFrame = z.infer<typeof OutboundControlRequestFrame>;
 
@@ -112,7 +122,12 @@ export const NAMED_SCHEMAS = {
   // Payloads agentd sends inside control frames.
   CanUseToolRequest,
   HookCallbackRequest,
+  McpMessageToHostRequest,
+  ElicitationRequest,
   InitializeResponse,
+  McpStatusResponse,
+  McpMessageResponse,
+  McpSetServersResponse,
   InterruptResponse,
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
@@ -128,8 +143,13 @@ export const NAMED_SCHEMAS = {
   GenerateSessionTitleRequest,
   GetContextUsageRequest,
   RemoteControlRequest,
+  McpMessageRequest,
+  McpReconnectRequest,
+  McpToggleRequest,
+  McpSetServersRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,
   HookJSONOutput,
+  ElicitationResult,
 } as const;

@@ -41,7 +41,12 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   OutboundControlRequestFrame: 'outbound',
   CanUseToolRequest: 'outbound',
   HookCallbackRequest: 'outbound',
+  McpMessageToHostRequest: 'outbound',
+  ElicitationRequest: 'outbound',
   InitializeResponse: 'outbound',
+  McpStatusResponse: 'outbound',
+  McpMessageResponse: 'outbound',
+  McpSetServersResponse: 'outbound',
   InterruptResponse: 'outbound',
   GenerateSessionTitleResponse: 'outbound',
   GetContextUsageResponse: 'outbound',
@@ -56,10 +61,15 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   GenerateSessionTitleRequest: 'inbound',
   GetContextUsageRequest: 'inbound',
   RemoteControlRequest: 'inbound',
+  McpMessageRequest: 'inbound',
+  McpReconnectRequest: 'inbound',
+  McpToggleRequest: 'inbound',
+  McpSetServersRequest: 'inbound',
   InboundControlResponse: 'inbound',
   ControlCancelRequest: 'inbound',
   PermissionResult: 'inbound',
   HookJSONOutput: 'inbound',
+  ElicitationResult: 'inbound',
 };
 
 export const SCHEMA_NAMES = Object.keys(NAMED_SCHEMAS).sort() as SchemaName[];

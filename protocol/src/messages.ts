@@ -266,7 +266,8 @@ export const SystemInitFrame = z.strictObject({
   subtype: z.literal('init'),
   cwd: z.string(),
   tools: z.array(z.string()),
-  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string(), source: z.optional(z.string()) })),
+  // `error` (why a server failed) is an agentd addition; Claude Code reports the status only.
+  mcp_servers: z.array(z.strictObject({ name: z.string(), status: z.string(), source: z.optional(z.string()), error: z.optional(z.string()) })),
   model: z.string(),
   permissionMode: PermissionMode,
   slash_commands: z.array(z.string()),

@@ -91,6 +91,8 @@ export const CanUseToolRequest = z.strictObject({
   display_name: z.optional(z.string()),
   description: z.optional(z.string()),
   title: z.optional(z.string()),
+  /** For `mcp__*` tools: the server (its config key) and where its definition came from (`sdk`, `dynamic`, …). */
+  mcp_server: z.optional(z.strictObject({ name: z.string(), source: z.string() })),
 });
 export type CanUseToolRequest = z.infer<typeof CanUseToolRequest>;
 

@@ -1,6 +1,7 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
+import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
@@ -24,5 +25,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   bashReadonlySandboxed,
   session200Turns,
   interruptLatency,
+  sdkMcpRoundTrip,
+  mcpStdio10,
   native,
 ];

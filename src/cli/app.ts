@@ -41,7 +41,10 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
+import { choosePrompter } from './app-prompter.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { setupMcp } from './mcp-setup.js';
+import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -118,6 +121,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
   const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir);
 
+  // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
+  const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
+  const mcp = mcpSetup.hub;
+
   let resolveExit!: (code: number) => void;
   const exit = new Promise<number>((r) => {
     resolveExit = r;
@@ -190,7 +197,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       model: settings.model,
       permissionMode: settings.permissionMode,
       tools: tools.names(),
-      mcpServers: [],
+      mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
     }),
@@ -209,10 +216,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     permissionMode: () => settings.permissionMode,
   };
   const lifecycle = createLifecycleHooks(hookRunner, hookCtx);
-  const interactive = opts.permissionPromptTool === 'stdio' && opts.permissionPrompts !== 'none';
-  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
-    logger.warn({ tool: opts.permissionPromptTool }, 'MCP permission prompt tools are not supported; permission requests that need an answer are denied');
-  }
   const paths = settingsPaths(configDir, io.cwd);
   const trustedGitDir = discoverGitDir(io.cwd);
   const permissions = createPermissionLayer({
@@ -220,14 +223,17 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     getMode: () => settings.permissionMode,
     analyzer: shellAnalyzer,
     readOnlySandbox,
-    prompter: interactive
-      ? createHostPrompter({
+    prompter: choosePrompter(opts, logger, {
+      mcpTool: (toolName) =>
+        createMcpPromptToolPrompter({ toolName, tools, ready: () => toolsReady.then(() => mcp.settled(mcpSetup.timeoutMs)), env: toolEnv, cwd: () => session.shared.current.cwd }),
+      host: () =>
+        createHostPrompter({
           client,
           timeoutMs: opts.permissionPromptTimeoutMs,
           onPending: (n) => void projector.emit({ type: 'state', state: n > 0 ? 'requires_action' : 'running' }),
           onAsk: (toolName) => lifecycle.notification(`agentd needs your permission to use ${toolName}`, 'permission_prompt'),
-        })
-      : undefined,
+        }),
+    }),
     permissionRequestHook: createPermissionRequestHook(hookRunner, hookCtx),
     // Rule paths anchor to the project, whatever directory a shell `cd` moves to; git may run unasked only in
     // the repository the project had when the session started.
@@ -269,7 +275,12 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      ready: toolsReady,
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
+      ready: toolsReady.then(() => {
+        mcpSetup.start();
+        mcpSetup.attachHost();
+        return mcp.settled(mcpSetup.timeoutMs);
+      }),
     },
     {
       sessionId,
@@ -303,8 +314,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    if (req.sdkMcpServers?.length) logger.warn({ servers: req.sdkMcpServers }, 'SDK MCP servers are not supported yet; they are ignored');
-    return buildInitializeResponse({
+    const mcpApplied = mcpSetup.fromInitialize(req);
+    const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
@@ -312,7 +323,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
-    }) as unknown as Record<string, unknown>;
+    });
+    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
   };
 
   const router = new Router({
@@ -325,7 +337,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       canBypass: opts.allowDangerouslySkipPermissions,
       defaultModel,
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
-      mcpStatus: () => [],
+      mcpStatus: () => mcp.status(),
+      mcpMessage: (server, message) => mcp.deliver(server, message),
+      mcpReconnect: (server) => mcp.reconnect(server),
+      mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
+      mcpSetServers: (servers) => mcpSetup.setServers(servers),
       contextSnapshot: async () => {
         // The tool definitions are part of the context: load them now if no turn has yet.
         warmUp();
@@ -376,7 +392,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       client.closeAll(reason.kind);
       session.abortAll(reason);
       void (async () => {
-        await Promise.race([Promise.all([session.done(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
+        await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
         await finish(code, 'other');
       })();
     },
@@ -390,6 +406,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
+    mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };
   setTimeout(warmUp, 25).unref();
@@ -415,8 +432,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     client.closeAll('stdin closed');
     session.endOfInput();
     await session.done();
-    // No tool process outlives the daemon: stopped calls may still be inside their kill grace period.
-    await Promise.all([background().killAll(), tracker.killAll(2000)]);
+    // No tool or MCP server process outlives the daemon: stopped calls may still be inside their kill grace period.
+    await Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]);
     if (shuttingDown) return;
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');

@@ -45,7 +45,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'append-system-prompt-file', kind: 'value', status: 'yes', help: 'Read the appended text from a file' },
   // permissions
   { name: 'permission-mode', kind: 'value', status: 'yes', help: 'default | acceptEdits | plan | bypassPermissions | dontAsk | auto' },
-  { name: 'permission-prompt-tool', kind: 'value', status: 'yes', help: '"stdio": ask the host with can_use_tool control requests' },
+  { name: 'permission-prompt-tool', kind: 'value', status: 'yes', help: '"stdio": ask the host (can_use_tool); mcp__server__tool: ask that MCP tool' },
   { name: 'permission-prompts', kind: 'value', status: 'yes', help: 'host | none (none: deny instead of asking)' },
   { name: 'allow-dangerously-skip-permissions', kind: 'boolean', status: 'yes', help: 'Allow bypassPermissions mode' },
   { name: 'dangerously-skip-permissions', kind: 'boolean', status: 'yes', help: 'Start in bypassPermissions mode' },
@@ -57,8 +57,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'settings', kind: 'value', status: 'yes', help: 'Settings JSON or a path to a settings file' },
   { name: 'managed-settings', kind: 'value', status: 'no', help: 'Policy-tier settings (not implemented)' },
   // MCP, agents, plugins
-  { name: 'mcp-config', kind: 'multi', status: 'no', help: 'MCP servers (not implemented yet; servers are reported as failed)' },
-  { name: 'strict-mcp-config', kind: 'boolean', status: 'no', help: 'Only use --mcp-config servers (not implemented)' },
+  { name: 'mcp-config', kind: 'multi', status: 'yes', help: 'MCP servers: JSON or a file path (repeatable); stdio, http, sse and SDK servers' },
+  { name: 'strict-mcp-config', kind: 'boolean', status: 'yes', help: 'Only use --mcp-config servers (not .mcp.json or ~/.claude.json)' },
   { name: 'agent', kind: 'value', status: 'no', help: 'Main-thread agent (not implemented)' },
   { name: 'agents', kind: 'value', status: 'no', help: 'Agent definitions JSON (not implemented)' },
   { name: 'plugin-dir', kind: 'multi', status: 'no', help: 'Plugin directory (not implemented)' },

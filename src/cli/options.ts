@@ -48,6 +48,9 @@ export interface CliOptions {
   addDirs: string[];
   settingSources: Array<'user' | 'project' | 'local'> | undefined;
   settings: string | undefined;
+  /** `--mcp-config` values (JSON or file paths), in order; parsed by src/mcp/config.ts. */
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
   continueSession: boolean;
   resume: string | undefined;
   forkSession: boolean;
@@ -251,6 +254,8 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     addDirs: (p.values.get('add-dir') ?? []).filter((d) => d !== ''),
     settingSources,
     settings: last(p, 'settings') || undefined,
+    mcpConfig: (p.values.get('mcp-config') ?? []).filter((v) => v.trim() !== ''),
+    strictMcpConfig: flag(p, 'strict-mcp-config'),
     continueSession,
     resume: resume || undefined,
     forkSession: flag(p, 'fork-session'),

@@ -1,6 +1,6 @@
 // Claude Code's settings files, read unchanged: user (<config>/settings.json), project (.claude/settings.json),
 // local (.claude/settings.local.json) and --settings (JSON or a path). Permission rules, defaultMode,
-// additionalDirectories and command hooks are used; other keys are ignored. A file that exists but does not
+// additionalDirectories, command hooks and disabledMcpjsonServers are used; other keys are ignored. A file that exists but does not
 // parse is a start-up error, never silently skipped.
 //
 // Trust: the project and local files belong to the repository (a clone brings them; the model could write them),
@@ -41,6 +41,7 @@ const SettingsFile = z.looseObject({
     }),
   ),
   hooks: z.optional(z.record(z.string(), z.array(HookMatcherEntry))),
+  disabledMcpjsonServers: z.optional(z.array(z.string())),
 });
 
 export interface SettingsCommandHook {
@@ -58,6 +59,8 @@ export interface LoadedSettings {
   defaultMode: PermissionModeName | undefined;
   additionalDirectories: string[];
   commandHooks: SettingsCommandHook[];
+  /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
+  disabledMcpjsonServers: string[];
   /** What was not honoured from untrusted project/local files, for the log and tests. */
   ignored: Array<{ file: string; what: string }>;
 }
@@ -127,7 +130,7 @@ export function loadSettings(opts: {
   logger: Logger;
 }): LoadedSettings {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [] };
+  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [], disabledMcpjsonServers: [] };
   const trust = readTrustStore(trustStorePath(opts.configDir));
   const files: Array<{ source: RuleSource; text: string; where: string; baseDir: string }> = [];
   const read = (source: RuleSource, path: string, baseDir: string): void => {
@@ -174,6 +177,7 @@ export function loadSettings(opts: {
       if (trusted) out.additionalDirectories.push(...(p.additionalDirectories ?? []));
       else for (const d of p.additionalDirectories ?? []) ignore(`additionalDirectories ${d}`);
     }
+    out.disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
         for (const h of e.hooks) {

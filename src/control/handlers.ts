@@ -18,6 +18,13 @@ export interface HandlerDeps {
   /** Called when the permission mode changes (the permission layer's state). */
   onPermissionMode: (mode: PermissionModeName) => void;
   mcpStatus: () => Array<{ name: string; status: string }>;
+  /** `mcp_reconnect` / `mcp_toggle`: resolve with why the server did not connect (undefined: it did). */
+  mcpReconnect: (server: string) => Promise<string | undefined>;
+  mcpToggle: (server: string, enabled: boolean) => Promise<string | undefined>;
+  /** `mcp_set_servers`: replaces the servers added this way; answers once they connected or failed. */
+  mcpSetServers: (servers: Record<string, unknown>) => Promise<{ added: string[]; removed: string[]; errors: Record<string, string> }>;
+  /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
+  mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
   /** What the next model request would carry (for `get_context_usage`). */
   contextSnapshot: () => Promise<ContextSnapshot>;
   /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
@@ -31,6 +38,20 @@ export interface HandlerDeps {
 
 const REMOTE_CONTROL_REFUSAL =
   'Remote Control is not available with agentd: it connects a Claude Code session to claude.ai, and agentd runs sessions on this machine only.';
+
+async function settle(f: () => Promise<string | undefined>): Promise<{ error?: string; unknown?: boolean }> {
+  try {
+    const error = await f();
+    return error === undefined ? {} : { error };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e), unknown: true };
+  }
+}
+
+function mcpOutcome(r: { error?: string; unknown?: boolean }): HandlerResult {
+  if (r.error === undefined) return { ok: true, response: {} };
+  return { ok: false, code: r.unknown ? 'invalid_request' : 'request_failed', error: r.error };
+}
 
 export function createControlHandlers(d: HandlerDeps): ControlHandlers {
   return {
@@ -80,6 +101,18 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     mcp_status: () => ({ ok: true, response: { mcpServers: d.mcpStatus() } }),
+
+    mcp_message: (req): HandlerResult =>
+      d.mcpMessage(req.server_name, req.message)
+        ? { ok: true, response: {} }
+        : { ok: false, code: 'invalid_request', error: `SDK MCP server not found: ${req.server_name}` },
+
+    // Answered once the server is connected again (or failed: an error reply with the reason), as the SDK's
+    // reconnectMcpServer() and toggleMcpServer() expect a settled outcome.
+    mcp_reconnect: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpReconnect(req.serverName))),
+    mcp_toggle: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpToggle(req.serverName, req.enabled))),
+
+    mcp_set_servers: async (req): Promise<HandlerResult> => ({ ok: true, response: await d.mcpSetServers(req.servers) }),
 
     generate_session_title: async (req): Promise<HandlerResult> => {
       // Local unless the host asks for a model call: an editor asks at every new prompt, and a title is not worth

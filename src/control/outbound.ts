@@ -1,7 +1,7 @@
-// Requests agentd sends to the host (can_use_tool, hook_callback) and their answers. Every request has an id,
+// Requests agentd sends to the host (can_use_tool, hook_callback, mcp_message) and their answers. Every request has an id,
 // an optional deadline and an abort signal. A request that is cancelled, times out, or is still pending when
 // the channel closes rejects with a typed error; callers turn that into a deny, never an allow.
-import type { CanUseToolRequest, HookCallbackRequest, InboundControlResponse } from '../../protocol/src/index.js';
+import type { CanUseToolRequest, ElicitationRequest, HookCallbackRequest, InboundControlResponse, McpMessageToHostRequest } from '../../protocol/src/index.js';
 import type { FrameOut } from './frame-out.js';
 
 export type ControlRequestFailure = 'error' | 'cancelled' | 'closed' | 'timeout' | 'invalid_response';
@@ -43,7 +43,7 @@ export class ControlClient {
     return this.pending.size;
   }
 
-  request(payload: CanUseToolRequest | HookCallbackRequest, opts: RequestOptions = {}): Promise<Record<string, unknown>> {
+  request(payload: CanUseToolRequest | HookCallbackRequest | McpMessageToHostRequest | ElicitationRequest, opts: RequestOptions = {}): Promise<Record<string, unknown>> {
     if (this.closedReason !== undefined) {
       return Promise.reject(new ControlRequestError('closed', `The host channel is closed (${this.closedReason}).`));
     }

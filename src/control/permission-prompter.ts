@@ -37,6 +37,7 @@ export function createHostPrompter(d: PrompterDeps): PermissionPrompter {
         decision_reason: req.decisionReason,
         decision_reason_type: toReasonType(req.decisionReasonType),
         display_name: req.toolName,
+        ...(req.mcpServer ? { mcp_server: { name: req.mcpServer.name, source: req.mcpServer.source } } : {}),
       };
       const opts: RequestOptions = { signal, ...(d.timeoutMs !== undefined ? { timeoutMs: d.timeoutMs } : {}) };
       pending++;

@@ -37,6 +37,8 @@ export interface RouterDeps {
   logger: Logger;
 }
 
+const ANSWERED_IN_BACKGROUND: ReadonlySet<string> = new Set(['mcp_set_servers', 'mcp_reconnect', 'mcp_toggle']);
+
 const REQUEST_ID_RE = /"request_id"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
 
 function isSupported(s: string): s is SupportedControlSubtype {
@@ -86,7 +88,10 @@ export class Router {
         this.d.onUser(c.frame);
         return;
       case 'control_request':
-        await this.controlRequest(c.frame);
+        // Requests whose answer waits on the host itself (connecting an SDK MCP server takes mcp_message round
+        // trips) are answered in the background: awaiting them would stop the reading of the host's replies.
+        if (ANSWERED_IN_BACKGROUND.has(c.frame.request.subtype)) void this.controlRequest(c.frame).catch((err: unknown) => this.d.logger.error({ err }, 'control request failed'));
+        else await this.controlRequest(c.frame);
         return;
       case 'control_response':
         if (!this.d.client.handleResponse(c.frame)) {

@@ -20,6 +20,8 @@ export interface PromptRequest {
   blockedPath?: string;
   decisionReason: string;
   decisionReasonType: string;
+  /** For MCP tools: the server's name and source, so the host can key trust on `source`. */
+  mcpServer?: { name: string; source: string };
 }
 
 export type HostAnswer =
@@ -116,6 +118,7 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
       ...(d.blockedPath !== undefined ? { blockedPath: d.blockedPath } : {}),
       decisionReason: d.reason,
       decisionReasonType: d.reasonType,
+      ...(req.tool.mcpServer ? { mcpServer: req.tool.mcpServer } : {}),
     };
     const nonInteractive = (): PermissionVerdict =>
       deny(

@@ -127,8 +127,10 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   }
 
   const useStructured = settings.jsonSchema !== undefined && deps.tools.get(STRUCTURED_OUTPUT_TOOL) !== undefined;
-  const toolDefs = deps.tools.definitions();
   const buildRequest = (model: string): ModelRequest => {
+    // Per request, not per turn: an MCP server that connects during a turn offers its tools from the next model
+    // round. Cheap: the registry caches the definitions until its set changes.
+    const toolDefs = deps.tools.definitions();
     const thinking = thinkingFor(settings);
     const maxTokens = settings.maxOutputTokens ?? 32_000;
     return {

@@ -125,6 +125,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly cancelsSiblingsOnError?: boolean;
   validateInput?(input: I, ctx: { shared: SharedToolContext; env: ToolEnvironment }): Promise<ValidationResult> | ValidationResult;
   call(input: I, ctx: ToolCallContext): Promise<ToolOutcome<O>>;
+  /** For MCP tools: the server and where its definition came from (`mcp_server` in can_use_tool). */
+  readonly mcpServer?: { name: string; source: string };
   permissionSubject?(input: I, shared: SharedToolContext): PermissionSubject;
 }
 

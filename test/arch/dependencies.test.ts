@@ -70,15 +70,16 @@ describe('architecture', () => {
       execa: (p) => p === 'src/tools/process.ts',
       '@anthropic-ai/sdk': (p) => p === 'src/model/anthropic.ts',
       'web-tree-sitter': (p) => p.startsWith('src/tools/shell/'),
-      ajv: (p) => p === 'src/tools/builtin/structured-output.ts',
+      ajv: (p) => p === 'src/tools/json-schema.ts',
       tinyglobby: (p) => p.startsWith('src/tools/'),
       picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
       // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.
-      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/tools/') || p.startsWith('src/model/scripted/') || p === 'src/cli/settings.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
+      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/mcp/') || p.startsWith('src/tools/') || p.startsWith('src/model/scripted/') || p === 'src/cli/settings.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
     };
     const bad: string[] = [];
     for (const f of sources) {
       for (const i of imports(f.text)) {
+        if (i.startsWith('@modelcontextprotocol/sdk') && !f.path.startsWith('src/mcp/')) bad.push(`${f.path} imports ${i}`);
         const home = homes[i] ?? (i === 'zod' ? () => false : undefined);
         if (home && !home(f.path)) bad.push(`${f.path} imports ${i}`);
       }

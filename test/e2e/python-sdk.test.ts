@@ -1,9 +1,9 @@
 // The real Python Claude Agent SDK (vendored 0.2.143, installed into .venv-py by scripts/setup-python.mjs) drives
 // bin/agentd on the scripted model: query(), ClaudeSDKClient multi-turn with interrupt(), can_use_tool, PreToolUse
-// callback hooks, include_partial_messages, resume by id. test/e2e/python/scenarios.py runs every scenario at once
+// callback hooks, include_partial_messages, resume by id, an in-process MCP server (`type: "sdk"` in --mcp-config,
+// tunnelled through mcp_message). test/e2e/python/scenarios.py runs every scenario at once
 // (one interpreter start, ~0.7 s of imports) and prints one JSON summary line each; here each is compared whole,
 // together with what the scripted model was asked.
-// SDK MCP servers (in-process `type: "sdk"` servers) belong to the MCP issue and are not exercised here.
 // A missing python3, vendored SDK or package index fails these tests with the reason; they never skip.
 import { execFile, spawn } from 'node:child_process';
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
@@ -57,6 +57,12 @@ const SCENARIOS: Record<string, Scenario> = {
     ],
   },
   partial_messages: { rules: [{ reply: { content: [{ type: 'text', text: 'Streamed in pieces.' }], chunkSize: 8 } }] },
+  sdk_mcp: {
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_add', name: 'mcp__calc__add', input: { a: 2, b: 3 } }] } },
+      { reply: { content: [{ type: 'text', text: 'The tool said {{lastToolResult}}.' }] } },
+    ],
+  },
   resume: {
     rules: [
       // Matches only when the conversation already holds one assistant turn: i.e. the history was resumed.
@@ -272,5 +278,23 @@ describe('the Python Agent SDK drives agentd', () => {
       [prompt('remember the word PELICAN')],
       [{ role: 'user', content: 'remember the word PELICAN' }, { role: 'assistant', content: [{ type: 'text', text: 'I will remember it.' }] }, prompt('what was the word?')],
     ]);
+  });
+
+  it('an in-process MCP server (create_sdk_mcp_server + @tool): the model calls its tool, the handler answers', () => {
+    const w = worlds['sdk_mcp'] as World;
+    expect(summary('sdk_mcp')).toEqual({
+      calls: [[2, 3]],
+      mcp_servers: [{ name: 'calc', status: 'connected', source: 'sdk' }],
+      has_tool: true,
+      tool_results: [['toolu_add', false, 'sum=5']],
+      result: success('The tool said sum=5.', 2),
+    });
+    const [first, second] = w.requests();
+    expect(first?.tools?.find((t) => t.name === 'mcp__calc__add')).toEqual({
+      name: 'mcp__calc__add',
+      description: 'Adds two integers',
+      input_schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
+    });
+    expect(second?.messages.at(-1)?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_add', content: 'sum=5', cache_control: { type: 'ephemeral' } }]);
   });
 });

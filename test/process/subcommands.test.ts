@@ -211,10 +211,10 @@ describe('mcp', () => {
     expect(await run(['mcp', 'list'], { home: h })).toEqual({
       code: 0,
       stdout: [
-        'mine: http://127.0.0.1:1/sse (SSE) - not connected: agentd does not support MCP servers yet',
-        'proj: node server.js - not connected: agentd does not support MCP servers yet',
-        'web: https://example.com/mcp (HTTP) - not connected: agentd does not support MCP servers yet',
-        'userS: uvx thing - not connected: agentd does not support MCP servers yet',
+        'mine: http://127.0.0.1:1/sse (SSE) - not checked: agentd mcp list does not connect to servers (sessions do)',
+        'proj: node server.js - not checked: agentd mcp list does not connect to servers (sessions do)',
+        'web: https://example.com/mcp (HTTP) - not checked: agentd mcp list does not connect to servers (sessions do)',
+        'userS: uvx thing - not checked: agentd mcp list does not connect to servers (sessions do)',
         '',
       ].join('\n'),
       stderr: '',
@@ -229,7 +229,7 @@ describe('mcp', () => {
       stdout: [
         'proj:',
         '  Scope: Project config (shared via .mcp.json)',
-        '  Status: not connected: agentd does not support MCP servers yet',
+        '  Status: not checked: agentd mcp list does not connect to servers (sessions do)',
         '  Type: stdio',
         '  Command: node',
         '  Args: server.js',
@@ -250,7 +250,7 @@ describe('mcp', () => {
   it('add/remove/serve/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
     for (const sub of [['add', 'x', 'node'], ['add-json', 'x', '{}'], ['remove', 'x'], ['serve']]) {
       const r = await run(['mcp', ...sub]);
-      expect(r).toEqual({ code: 1, stdout: '', stderr: `agentd does not support MCP servers yet, so 'mcp ${sub[0]}' is not available. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n` });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `'mcp ${sub[0]}' is not available in agentd yet. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n` });
     }
     expect(await run(['mcp', 'frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate' (agentd mcp has: list, get)\n" });
     const bare = await run(['mcp']);

@@ -1,5 +1,5 @@
-// `agentd mcp …`: agentd does not connect to MCP servers yet (README "Not implemented"). `list` and `get` report
-// the servers configured where Claude Code keeps them, honestly marked as not connected; the commands that would
+// `agentd mcp …`: `list` and `get` report the servers configured where Claude Code keeps them, without connecting
+// to them (sessions do, src/mcp); the commands that would
 // change the configuration or serve MCP are refused. Environment values and header values are never printed.
 import { join } from 'node:path';
 import { parseSubArgs } from './args.js';
@@ -16,7 +16,7 @@ export interface ConfiguredServer {
   config: Record<string, unknown>;
 }
 
-const NOT_CONNECTED = 'not connected: agentd does not support MCP servers yet';
+const NOT_CONNECTED = 'not checked: agentd mcp list does not connect to servers (sessions do)';
 const SCOPE_LABEL: Record<McpScope, string> = {
   local: 'Local config (private to you in this project)',
   project: 'Project config (shared via .mcp.json)',
@@ -99,8 +99,8 @@ function details(s: ConfiguredServer): string[] {
 export const MCP_HELP = [
   'Usage: agentd mcp [command]',
   '',
-  'MCP servers. agentd does not connect to MCP servers yet: list and get show what is configured',
-  '(.mcp.json in this directory, ~/.claude.json), marked as not connected.',
+  'MCP servers. Sessions connect to them; list and get show what is configured',
+  '(.mcp.json in this directory, ~/.claude.json), without connecting to them.',
   '',
   'Commands:',
   '  list          List configured MCP servers',
@@ -120,13 +120,13 @@ export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {
     return sub === undefined ? SUB_EXIT.no : SUB_EXIT.ok;
   }
   if (UNSUPPORTED.has(sub)) {
-    io.stderr.write(`agentd does not support MCP servers yet, so 'mcp ${sub}' is not available. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n`);
+    io.stderr.write(`'mcp ${sub}' is not available in agentd yet. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n`);
     return SUB_EXIT.no;
   }
   if (sub !== 'list' && sub !== 'get') throw new UsageError(`unknown command '${sub}' (agentd mcp has: list, get)`);
   const a = parseSubArgs(rest);
   if (a.flags.has('help')) {
-    print(sub === 'list' ? ['Usage: agentd mcp list', '', 'List configured MCP servers (agentd does not connect to them yet).'] : ['Usage: agentd mcp get <name>', '', 'Details of one configured MCP server.']);
+    print(sub === 'list' ? ['Usage: agentd mcp list', '', 'List configured MCP servers (without connecting to them).'] : ['Usage: agentd mcp get <name>', '', 'Details of one configured MCP server.']);
     return SUB_EXIT.ok;
   }
   const { servers, problems } = configuredServers(io);

@@ -1,24 +1,11 @@
 // StructuredOutput: the synthetic tool through which a --json-schema answer is given (as in Claude Code). The
 // input is validated against the caller's JSON Schema with ajv; validation errors go back to the model, which
 // retries (the session bounds the retries).
-import { createRequire } from 'node:module';
 import * as z from 'zod/mini';
+import { compileJsonSchema } from '../json-schema.js';
 import type { Tool } from '../tool.js';
 
 export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
-
-interface AjvLike {
-  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: Array<{ instancePath: string; message?: string }> | null };
-}
-
-function compile(schema: Record<string, unknown>): (data: unknown) => string[] {
-  // ajv is CommonJS; loaded only when a session asks for structured output.
-  const require = createRequire(import.meta.url);
-  const Ajv = require('ajv') as { default: new (o: object) => AjvLike };
-  const ajv = new Ajv.default({ allErrors: true, strict: false });
-  const validate = ajv.compile(schema);
-  return (data) => (validate(data) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`));
-}
 
 /** The API needs an object schema for tool input; other schemas are wrapped as {value: …}. */
 function isObjectSchema(s: Record<string, unknown>): boolean {
@@ -28,7 +15,7 @@ function isObjectSchema(s: Record<string, unknown>): boolean {
 export function createStructuredOutputTool(schema: Record<string, unknown>): Tool<Record<string, unknown>, unknown> {
   const wrapped = !isObjectSchema(schema);
   const inputJsonSchema = wrapped ? { type: 'object', properties: { value: schema }, required: ['value'], additionalProperties: false } : schema;
-  const check = compile(inputJsonSchema);
+  const check = compileJsonSchema(inputJsonSchema);
   return {
     name: STRUCTURED_OUTPUT_TOOL_NAME,
     description:

@@ -40,7 +40,9 @@ from claude_agent_sdk import (
     ToolUseBlock,
     UserMessage,
     __version__,
+    create_sdk_mcp_server,
     query,
+    tool,
 )
 from claude_agent_sdk.types import Message
 
@@ -265,6 +267,28 @@ async def resume(w: World) -> dict[str, Any]:
     }
 
 
+async def sdk_mcp(w: World) -> dict[str, Any]:
+    """An in-process MCP server (create_sdk_mcp_server + @tool): its tool is called and its answer reaches the model."""
+    calls: list[list[Any]] = []
+
+    @tool("add", "Adds two integers", {"a": int, "b": int})
+    async def add(args: dict[str, Any]) -> dict[str, Any]:
+        calls.append([args["a"], args["b"]])
+        return {"content": [{"type": "text", "text": f"sum={args['a'] + args['b']}"}]}
+
+    server = create_sdk_mcp_server(name="calc", version="1.0.0", tools=[add])
+    options = w.options(mcp_servers={"calc": server}, allowed_tools=["mcp__calc__add"])
+    msgs = [m async for m in query(prompt="add 2 and 3", options=options)]
+    init = next((m.data for m in msgs if isinstance(m, SystemMessage) and m.subtype == "init"), {})
+    return {
+        "calls": calls,
+        "mcp_servers": init.get("mcp_servers"),
+        "has_tool": "mcp__calc__add" in init.get("tools", []),
+        "tool_results": tool_results(msgs),
+        "result": result_of(msgs),
+    }
+
+
 SCENARIOS: dict[str, Callable[[World], Awaitable[dict[str, Any]]]] = {
     "query": one_shot_query,
     "client_interrupt": client_multi_turn_interrupt,
@@ -272,6 +296,7 @@ SCENARIOS: dict[str, Callable[[World], Awaitable[dict[str, Any]]]] = {
     "hooks": hooks,
     "partial_messages": partial_messages,
     "resume": resume,
+    "sdk_mcp": sdk_mcp,
 }
 
 

@@ -1,0 +1,117 @@
+// The composition root's MCP part: reads the configuration (a bad --mcp-config is a start-up error), builds the
+// hub with the process and environment policies tools get, and turns initialize's MCP fields into servers.
+import { homedir } from 'node:os';
+import type { InitializeRequest } from '../../protocol/src/index.js';
+import { createMcpMessagePort } from '../control/mcp-port.js';
+import type { ControlClient } from '../control/outbound.js';
+import type { Logger } from '../log/logger.js';
+import { McpConfigError, type McpServerSpec, parseServerEntry, resolveMcpServers } from '../mcp/config.js';
+import { McpHub, type ToolSink } from '../mcp/hub.js';
+import { ruleNamesTool } from '../permissions/match.js';
+import type { RuleSet } from '../permissions/rules.js';
+import { childEnvironment, type ProcessGroupTracker } from '../tools/environment.js';
+import { killGroup } from '../tools/process-groups.js';
+import { AGENTD_VERSION } from '../version.js';
+import { envInt } from './app-support.js';
+import type { AppIO } from './app.js';
+import { type CliOptions, StartupError } from './options.js';
+import { globalConfigFile } from './subcommands/mcp.js';
+
+/**
+ * MCP_TIMEOUT default: how long the first model request waits for pending servers, and (unless
+ * MCP_CONNECT_TIMEOUT_MS says otherwise) how long a server's handshake may take. A server still connecting when
+ * the wait ends joins with its tools at the next model round.
+ */
+export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
+/** MCP_TOOL_TIMEOUT default (as Claude Code: effectively none; a server's own `timeout` ≥ 1000 ms wins). */
+export const DEFAULT_MCP_TOOL_TIMEOUT_MS = 100_000_000;
+/** MAX_MCP_OUTPUT_TOKENS default (as Claude Code); text beyond ~4 characters a token is cut with a marker. */
+export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
+
+export interface McpSetup {
+  hub: McpHub;
+  /** MCP_TIMEOUT: how long the first model request waits for pending servers. */
+  timeoutMs: number;
+  /** Background work may begin: external servers connect. */
+  start(): void;
+  /** The host is there to answer `mcp_message` (or, in one-shot mode, never will be). */
+  attachHost(): void;
+  /** `mcp_set_servers`: entries parsed as `dynamic` servers (`{type:'sdk'}` ones as the host's). */
+  setServers(servers: Record<string, unknown>): ReturnType<McpHub['setServers']>;
+  /** initialize's `sdkMcpServers` and `mcpServers`; returns whether `mcpServers` was given (`mcp_servers_applied`). */
+  fromInitialize(req: InitializeRequest): boolean;
+}
+
+export function setupMcp(d: {
+  opts: CliOptions;
+  io: AppIO;
+  tools: ToolSink;
+  rules: RuleSet;
+  tracker: ProcessGroupTracker;
+  logger: Logger;
+  oneShot: () => boolean;
+  client: () => ControlClient;
+  disabledProjectServers: readonly string[];
+}): McpSetup {
+  let specs: McpServerSpec[];
+  try {
+    specs = resolveMcpServers({
+      flags: d.opts.mcpConfig,
+      strict: d.opts.strictMcpConfig,
+      sources: d.opts.settingSources ?? ['user', 'project', 'local'],
+      cwd: d.io.cwd,
+      globalConfigFile: globalConfigFile({ env: d.io.env, home: homedir() }),
+      env: d.io.env,
+      disabledProjectServers: d.disabledProjectServers,
+    });
+  } catch (e) {
+    if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);
+    throw e;
+  }
+  const timeoutMs = envInt(d.io.env, 'MCP_TIMEOUT') || DEFAULT_MCP_TIMEOUT_MS;
+  const hub = new McpHub({
+    tools: d.tools,
+    // Bare deny rules (`mcp__srv`, `mcp__srv__*`, `mcp__srv__tool`) keep the tools from the model, as for built-ins.
+    isRemoved: (name) => d.rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none')),
+    logger: d.logger,
+    cwd: d.io.cwd,
+    childEnv: childEnvironment(d.io.env),
+    trackProcessGroup: (pgid) => d.tracker.track(pgid),
+    killGroup: (pgid) => killGroup(pgid, { graceMs: 2000 }),
+    connectTimeoutMs: envInt(d.io.env, 'MCP_CONNECT_TIMEOUT_MS') || timeoutMs,
+    toolTimeoutMs: envInt(d.io.env, 'MCP_TOOL_TIMEOUT') || DEFAULT_MCP_TOOL_TIMEOUT_MS,
+    maxOutputChars: (envInt(d.io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
+    clientVersion: AGENTD_VERSION,
+  });
+  hub.add(specs);
+  const setup: McpSetup = {
+    hub,
+    timeoutMs,
+    start: () => hub.start(),
+    attachHost: () => {
+      if (d.oneShot()) hub.noHost('one-shot mode (-p) has no SDK host to serve an SDK MCP server');
+      else hub.attachHost(createMcpMessagePort(d.client()));
+    },
+    setServers: (servers) => {
+      setup.start();
+      setup.attachHost();
+      return hub.setServers(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
+    },
+    fromInitialize: (req) => {
+      hub.add((req.sdkMcpServers ?? []).map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));
+      const servers = req.mcpServers ?? undefined;
+      if (servers) hub.add(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
+      // After the reply is written: the host must be able to answer our mcp_message requests, and spawning
+      // servers must not delay the reply. The frame writer flushes on the setImmediate its first write
+      // queues, which comes after this one: hence the second hop.
+      setImmediate(() =>
+        setImmediate(() => {
+          setup.start();
+          setup.attachHost();
+        }),
+      );
+      return servers !== undefined;
+    },
+  };
+  return setup;
+}

@@ -1,0 +1,241 @@
+// One MCP server connection on @modelcontextprotocol/sdk's Client: the real handshake (initialize, tools/list),
+// then each listed tool adapted into an agentd Tool (tool-adapter.ts). Loaded lazily (dist/agentd-mcp.js): a
+// session without MCP servers never pays for the MCP SDK.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { McpServerSpec } from './config.js';
+import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.js';
+import { SdkHostTransport } from './sdk-transport.js';
+import { GroupStdioTransport } from './stdio-transport.js';
+import { adaptMcpTool } from './tool-adapter.js';
+
+export interface ConnectDeps {
+  cwd: string;
+  /** The environment stdio servers start from (agentd's credentials already removed). */
+  childEnv: Readonly<Record<string, string>>;
+  port: McpMessagePort | undefined;
+  trackProcessGroup(pgid: number): () => void;
+  killGroup(pgid: number): Promise<void>;
+  /** Bounds the handshake (initialize + tools/list). */
+  connectTimeoutMs: number;
+  /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
+  toolTimeoutMs: number;
+  maxOutputChars: number;
+  clientVersion: string;
+  /** The connection dropped after it was established. */
+  onClosed(reason: string): void;
+  /** A server's elicitation, for the host to answer; resolves `decline` when no one can (fails closed). */
+  elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** The server announced a new toolset (`notifications/tools/list_changed`) and it was listed again. */
+  onToolsChanged?(tools: AnyTool[], summaries: ToolSummary[]): void;
+  /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
+  registerDeliver?(deliver: (message: unknown) => void): void;
+}
+
+export interface ToolSummary {
+  name: string;
+  description?: string;
+  annotations?: { readOnly?: boolean; destructive?: boolean; openWorld?: boolean };
+}
+
+export interface ResourceInfo {
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
+
+export interface ResourceAccess {
+  list(signal: AbortSignal): Promise<ResourceInfo[]>;
+  read(uri: string, signal: AbortSignal): Promise<Array<{ uri: string; mimeType?: string; text?: string; blob?: string }>>;
+}
+
+export interface ConnectedServer {
+  serverInfo: { name: string; version: string } | undefined;
+  tools: AnyTool[];
+  summaries: ToolSummary[];
+  /** Present when the server offers resources. */
+  resources?: ResourceAccess;
+  close(): Promise<void>;
+}
+
+export class McpConnectError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpConnectError';
+  }
+}
+
+type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' }>;
+
+function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
+  switch (spec.kind) {
+    case 'stdio':
+      return new GroupStdioTransport({
+        command: spec.config.command,
+        args: spec.config.args ?? [],
+        env: { ...d.childEnv, ...(spec.config.env ?? {}) },
+        cwd: d.cwd,
+        trackProcessGroup: d.trackProcessGroup,
+        killGroup: d.killGroup,
+      });
+    case 'remote': {
+      const url = new URL(spec.config.url);
+      const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
+      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+    }
+    case 'sdk':
+    {
+      if (!d.port) throw new McpConnectError('no SDK host is connected to serve it');
+      const t = new SdkHostTransport(spec.name, d.port);
+      d.registerDeliver?.((m) => t.deliver(m));
+      return t;
+    }
+    default: {
+      const never: never = spec;
+      throw new Error(`unknown MCP server kind ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Why a stdio server failed, from what it left behind: how it exited and its last stderr line. */
+function stdioReason(t: Transport, base: string): string {
+  if (!(t instanceof GroupStdioTransport)) return base;
+  const tail = t.stderrTail();
+  const exit = t.exitDescription();
+  const parts = [base];
+  if (exit && !base.includes(exit)) parts.push(`the process ${exit}`);
+  if (tail.length) parts.push(`stderr: ${tail.slice(-3).join(' | ')}`);
+  return parts.join('; ');
+}
+
+function summarize(t: McpTool): ToolSummary {
+  return {
+    name: t.name,
+    ...(t.description !== undefined ? { description: t.description } : {}),
+    ...(t.annotations
+      ? {
+          annotations: {
+            ...(t.annotations.readOnlyHint !== undefined ? { readOnly: t.annotations.readOnlyHint } : {}),
+            ...(t.annotations.destructiveHint !== undefined ? { destructive: t.annotations.destructiveHint } : {}),
+            ...(t.annotations.openWorldHint !== undefined ? { openWorld: t.annotations.openWorldHint } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+async function listAllTools(client: Client, timeout: number): Promise<McpTool[]> {
+  const out: McpTool[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const r = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout });
+    out.push(...r.tools);
+    cursor = r.nextCursor;
+    if (!cursor) break;
+  }
+  return out;
+}
+
+export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Promise<ConnectedServer> {
+  const transport = transportFor(spec, d);
+  const client = new Client({ name: 'agentd', version: d.clientVersion }, { capabilities: { elicitation: { form: {}, url: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+    const p = req.params as Record<string, unknown>;
+    const ask: ElicitationAsk = {
+      serverName: spec.name,
+      message: String(p['message'] ?? ''),
+      ...(p['mode'] === 'url' || p['mode'] === 'form' ? { mode: p['mode'] } : {}),
+      ...(typeof p['url'] === 'string' ? { url: p['url'] } : {}),
+      ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
+      ...(typeof p['requestedSchema'] === 'object' && p['requestedSchema'] !== null ? { requestedSchema: p['requestedSchema'] as Record<string, unknown> } : {}),
+    };
+    try {
+      const a = await d.elicit(ask, extra.signal);
+      return a.action === 'accept' && a.content ? { action: 'accept', content: a.content as Record<string, string | number | boolean | string[]> } : { action: a.action };
+    } catch {
+      return { action: 'decline' };
+    }
+  });
+  let established = false;
+  let closing = false;
+  let lastError: string | undefined;
+  client.onerror = (e) => {
+    lastError = e.message;
+  };
+  client.onclose = () => {
+    if (established && !closing) d.onClosed(stdioReason(transport, lastError ?? 'the connection closed'));
+  };
+  const deadline = Date.now() + d.connectTimeoutMs;
+  try {
+    await client.connect(transport, { timeout: d.connectTimeoutMs });
+    const tools = client.getServerCapabilities()?.tools ? await listAllTools(client, Math.max(1, deadline - Date.now())) : [];
+    established = true;
+    const serverInfo = client.getServerVersion();
+    const perServer = spec.config.timeout !== undefined && spec.config.timeout >= 1000 ? spec.config.timeout : undefined;
+    const adapt = (list: McpTool[]): AnyTool[] =>
+      list.map((t) =>
+        adaptMcpTool(t, {
+          server: spec.name,
+          source: spec.source,
+          timeoutMs: perServer ?? d.toolTimeoutMs,
+          maxOutputChars: d.maxOutputChars,
+          call: (params, opts) => client.callTool(params, undefined, opts),
+        }),
+      );
+    if (client.getServerCapabilities()?.tools?.listChanged && d.onToolsChanged) {
+      const onChanged = d.onToolsChanged;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+        try {
+          const list = await listAllTools(client, d.connectTimeoutMs);
+          onChanged(adapt(list), list.map(summarize));
+        } catch (e) {
+          lastError = `tools/list after tools/list_changed failed: ${e instanceof Error ? e.message : String(e)}`;
+        }
+      });
+    }
+    return {
+      serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version } : undefined,
+      tools: adapt(tools),
+      summaries: tools.map(summarize),
+      ...(client.getServerCapabilities()?.resources
+        ? {
+            resources: {
+              list: async (signal: AbortSignal) => {
+                const out: ResourceInfo[] = [];
+                let cursor: string | undefined;
+                for (let page = 0; page < 100; page++) {
+                  const r = await client.listResources(cursor === undefined ? undefined : { cursor }, { signal, timeout: d.toolTimeoutMs });
+                  for (const x of r.resources) {
+                    out.push({ uri: x.uri, name: x.name, ...(x.mimeType !== undefined ? { mimeType: x.mimeType } : {}), ...(x.description !== undefined ? { description: x.description } : {}) });
+                  }
+                  cursor = r.nextCursor;
+                  if (!cursor) break;
+                }
+                return out;
+              },
+              read: async (uri: string, signal: AbortSignal) => (await client.readResource({ uri }, { signal, timeout: d.toolTimeoutMs })).contents,
+            },
+          }
+        : {}),
+      close: async () => {
+        closing = true;
+        await client.close().catch(() => undefined);
+        await transport.close().catch(() => undefined);
+      },
+    };
+  } catch (e) {
+    closing = true;
+    const base = e instanceof Error ? e.message : String(e);
+    // Let a stdio server that died at once finish writing stderr and report its exit before we read them.
+    if (transport instanceof GroupStdioTransport) await transport.exited(500);
+    const reason = stdioReason(transport, base);
+    await client.close().catch(() => undefined);
+    await transport.close().catch(() => undefined);
+    throw new McpConnectError(reason);
+  }
+}

@@ -1,0 +1,204 @@
+// MCP server configuration: where it comes from (--mcp-config, .mcp.json, Claude Code's ~/.claude.json), what a
+// server entry may be, and `${VAR}` / `${VAR:-default}` expansion. Pure parsing: nothing here connects.
+//
+// Bad input, decided after driving Claude Code 2.1.330 (README "Decisions"): an --mcp-config value that is neither
+// JSON nor a readable file is a start-up error naming it (Claude Code: "Invalid MCP configuration"); one server
+// entry that is not a valid config (unknown `type`, no `command`, …) makes only that server `failed` with the
+// reason (Claude Code drops it from the list silently); the others still connect.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as z from 'zod/mini';
+
+const ToolPolicy = z.looseObject({ name: z.string(), permission_policy: z.optional(z.string()) });
+const Timeout = z.optional(z.number());
+
+export const StdioServerConfig = z.looseObject({
+  type: z.optional(z.literal('stdio')),
+  command: z.string().check(z.minLength(1)),
+  args: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  timeout: Timeout,
+});
+export const RemoteServerConfig = z.looseObject({
+  type: z.enum(['http', 'sse']),
+  url: z.string().check(z.minLength(1)),
+  headers: z.optional(z.record(z.string(), z.string())),
+  tools: z.optional(z.array(ToolPolicy)),
+  timeout: Timeout,
+});
+export const SdkServerConfig = z.looseObject({
+  type: z.literal('sdk'),
+  name: z.optional(z.string()),
+  tools: z.optional(z.array(ToolPolicy)),
+  timeout: Timeout,
+});
+
+export type StdioServerConfig = z.infer<typeof StdioServerConfig>;
+export type RemoteServerConfig = z.infer<typeof RemoteServerConfig>;
+export type SdkServerConfig = z.infer<typeof SdkServerConfig>;
+
+/** Where a server's definition came from: the `source`/`scope` Claude Code reports. */
+export type McpSource = 'sdk' | 'dynamic' | 'project' | 'user' | 'local';
+
+export type McpServerSpec =
+  | { kind: 'stdio'; name: string; source: McpSource; config: StdioServerConfig; missingEnv?: string[] }
+  | { kind: 'remote'; name: string; source: McpSource; config: RemoteServerConfig; missingEnv?: string[] }
+  | { kind: 'sdk'; name: string; source: 'sdk'; config: SdkServerConfig }
+  /** An entry that is not a valid server config: reported as `failed` with this reason, never connected. */
+  | { kind: 'invalid'; name: string; source: McpSource; reason: string; config: unknown };
+
+export class McpConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** `${VAR}` and `${VAR:-default}` as Claude Code expands them; an unset variable without a default stays as written. */
+export function expandEnv(text: string, env: Env, missing?: Set<string>): string {
+  return text.replace(/\$\{([^}:]+)(?::-([^}]*))?\}/g, (whole, name: string, def: string | undefined) => {
+    const v = env[name];
+    if (v !== undefined) return v;
+    if (def !== undefined) return def;
+    missing?.add(name);
+    return whole;
+  });
+}
+
+function expandAll(value: unknown, env: Env, missing: Set<string>): unknown {
+  if (typeof value === 'string') return expandEnv(value, env, missing);
+  if (Array.isArray(value)) return value.map((v) => expandAll(v, env, missing));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandAll(v, env, missing)]));
+  }
+  return value;
+}
+
+function issues(e: z.core.$ZodError): string {
+  return e.issues.map((i) => `${i.path.join('.') || '(entry)'}: ${i.message}`).join('; ');
+}
+
+/** One entry of an `mcpServers` object, validated and expanded. */
+export function parseServerEntry(name: string, raw: unknown, source: McpSource, env: Env): McpServerSpec {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { kind: 'invalid', name, source, reason: 'the server config is not a JSON object', config: raw };
+  const type = (raw as Record<string, unknown>)['type'];
+  if (type === 'sdk') {
+    const r = SdkServerConfig.safeParse(raw);
+    return r.success ? { kind: 'sdk', name, source: 'sdk', config: r.data } : { kind: 'invalid', name, source, reason: issues(r.error), config: raw };
+  }
+  const missing = new Set<string>();
+  const expanded = expandAll(raw, env, missing);
+  const schema = type === undefined || type === 'stdio' ? StdioServerConfig : type === 'http' || type === 'sse' ? RemoteServerConfig : undefined;
+  if (!schema) return { kind: 'invalid', name, source, reason: `unknown server type ${JSON.stringify(type)} (agentd knows stdio, http, sse and sdk)`, config: raw };
+  const r = schema.safeParse(expanded);
+  if (!r.success) return { kind: 'invalid', name, source, reason: `invalid ${String(type ?? 'stdio')} server config: ${issues(r.error)}`, config: raw };
+  // As Claude Code: a server naming an unset variable is still tried (with the text as written); the names are
+  // kept for the failure reason.
+  const missingEnv = missing.size ? { missingEnv: [...missing] } : {};
+  return 'command' in r.data
+    ? { kind: 'stdio', name, source, config: r.data as StdioServerConfig, ...missingEnv }
+    : { kind: 'remote', name, source, config: r.data as RemoteServerConfig, ...missingEnv };
+}
+
+function serversObject(doc: unknown, where: string): Record<string, unknown> {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new McpConfigError(`Invalid MCP configuration in ${where}: not a JSON object.`);
+  const servers = (doc as Record<string, unknown>)['mcpServers'];
+  if (servers === undefined) return {};
+  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new McpConfigError(`Invalid MCP configuration in ${where}: "mcpServers" is not an object.`);
+  return servers as Record<string, unknown>;
+}
+
+/**
+ * One `--mcp-config` value: inline JSON (starts with `{`) or a path to a JSON file. Anything else is a start-up
+ * error that names it.
+ */
+export function parseMcpConfigFlag(value: string, opts: { cwd: string; env: Env }): McpServerSpec[] {
+  const t = value.trim();
+  let text: string;
+  let where: string;
+  if (t.startsWith('{')) {
+    text = t;
+    where = '--mcp-config';
+  } else {
+    where = resolve(opts.cwd, t);
+    try {
+      text = readFileSync(where, 'utf8');
+    } catch (e) {
+      throw new McpConfigError(`Invalid MCP configuration: --mcp-config ${JSON.stringify(value)} is neither JSON nor a readable file (${(e as Error).message}).`);
+    }
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new McpConfigError(`Invalid MCP configuration: ${where} is not valid JSON (${(e as Error).message}).`);
+  }
+  return Object.entries(serversObject(doc, where)).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', opts.env));
+}
+
+function readJson(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new McpConfigError(`Cannot read MCP configuration ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new McpConfigError(`Invalid MCP configuration: ${path} is not valid JSON (${(e as Error).message}).`);
+  }
+}
+
+export interface McpConfigInputs {
+  /** `--mcp-config` values, in order. */
+  flags: readonly string[];
+  /** `--strict-mcp-config`: only the flag's servers. */
+  strict: boolean;
+  /** Which of Claude Code's configuration scopes to read (`--setting-sources`). */
+  sources: ReadonlyArray<'user' | 'project' | 'local'>;
+  cwd: string;
+  /** Claude Code's global config file ($CLAUDE_CONFIG_DIR/.claude.json or ~/.claude.json). */
+  globalConfigFile: string;
+  env: Env;
+  /** `disabledMcpjsonServers` from the settings files: `.mcp.json` servers that are not started at all. */
+  disabledProjectServers?: readonly string[];
+}
+
+/**
+ * Every configured server, one per name. Precedence as Claude Code: --mcp-config (later flags win) over local
+ * (~/.claude.json projects[cwd]) over project (.mcp.json) over user (~/.claude.json).
+ */
+export function resolveMcpServers(i: McpConfigInputs): McpServerSpec[] {
+  const byName = new Map<string, McpServerSpec>();
+  const put = (specs: McpServerSpec[]): void => {
+    for (const s of specs) if (!byName.has(s.name)) byName.set(s.name, s);
+  };
+  for (const f of [...i.flags].reverse()) put(parseMcpConfigFlag(f, i));
+  if (!i.strict) {
+    const global = i.sources.includes('user') || i.sources.includes('local') ? readJson(i.globalConfigFile) : undefined;
+    const g = typeof global === 'object' && global !== null ? (global as Record<string, unknown>) : {};
+    if (i.sources.includes('local')) {
+      const projects = g['projects'];
+      const here = typeof projects === 'object' && projects !== null ? (projects as Record<string, unknown>)[i.cwd] : undefined;
+      if (typeof here === 'object' && here !== null) {
+        put(Object.entries(serversObject(here, `${i.globalConfigFile} (projects.${i.cwd})`)).map(([n, r]) => parseServerEntry(n, r, 'local', i.env)));
+      }
+    }
+    if (i.sources.includes('project')) {
+      const file = join(i.cwd, '.mcp.json');
+      const doc = readJson(file);
+      const disabled = new Set(i.disabledProjectServers ?? []);
+      // As Claude Code: a disabled project server is left out entirely (not listed).
+      if (doc !== undefined) put(Object.entries(serversObject(doc, file)).filter(([n]) => !disabled.has(n)).map(([n, r]) => parseServerEntry(n, r, 'project', i.env)));
+    }
+    if (i.sources.includes('user') && global !== undefined) {
+      put(Object.entries(serversObject(global, i.globalConfigFile)).map(([n, r]) => parseServerEntry(n, r, 'user', i.env)));
+    }
+  }
+  return [...byName.values()];
+}

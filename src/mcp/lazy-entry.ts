@@ -1,0 +1,4 @@
+// What loads only when a session has MCP servers: the connection code and @modelcontextprotocol/sdk behind it.
+// Built as its own bundle (dist/agentd-mcp.js) and required on demand (scripts/build.mjs).
+export { connectServer } from './client.js';
+export { resourceTools } from './resource-tools.js';

@@ -1,0 +1,121 @@
+// MCP configuration: name normalisation, ${VAR} expansion, --mcp-config parsing and the sources' precedence.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { McpConfigError, expandEnv, parseMcpConfigFlag, parseServerEntry, resolveMcpServers } from '../../../src/mcp/config.js';
+import { mcpToolName, normalizeMcpName } from '../../../src/mcp/names.js';
+import { tempDir } from '../../support/daemon.js';
+
+describe('MCP tool names', () => {
+  it('keep [a-zA-Z0-9_-] and turn everything else into _ (as Claude Code)', () => {
+    expect(normalizeMcpName('my server.v2/é')).toBe('my_server_v2__');
+    expect(mcpToolName('claude.ai Gmail', 'search-threads')).toBe('mcp__claude_ai_Gmail__search-threads');
+    expect(mcpToolName('fx', 'echo')).toBe('mcp__fx__echo');
+  });
+});
+
+describe('${VAR} expansion', () => {
+  const env = { HOME: '/home/u', EMPTY: '' };
+  it('expands set variables and defaults; an unset one without default stays as written and is reported', () => {
+    const missing = new Set<string>();
+    expect(expandEnv('${HOME}/x ${NOPE:-fallback} ${EMPTY:-d} ${NOPE2} $HOME', env, missing)).toBe('/home/u/x fallback  ${NOPE2} $HOME');
+    expect([...missing]).toEqual(['NOPE2']);
+  });
+
+  it('applies to command, args, env, url and headers; not to SDK entries', () => {
+    expect(parseServerEntry('s', { command: '${HOME}/bin/srv', args: ['--dir=${HOME}'], env: { TOKEN: '${TOK:-none}' } }, 'dynamic', env)).toEqual({
+      kind: 'stdio',
+      name: 's',
+      source: 'dynamic',
+      config: { command: '/home/u/bin/srv', args: ['--dir=/home/u'], env: { TOKEN: 'none' } },
+    });
+    expect(parseServerEntry('r', { type: 'http', url: 'http://127.0.0.1:${PORT:-8080}/mcp', headers: { Authorization: 'Bearer ${KEY}' } }, 'project', env)).toEqual({
+      kind: 'remote',
+      name: 'r',
+      source: 'project',
+      config: { type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: 'Bearer ${KEY}' } },
+      missingEnv: ['KEY'],
+    });
+    expect(parseServerEntry('h', { type: 'sdk', name: 'h' }, 'dynamic', env)).toEqual({ kind: 'sdk', name: 'h', source: 'sdk', config: { type: 'sdk', name: 'h' } });
+  });
+});
+
+describe('bad entries fail alone; bad documents stop start-up', () => {
+  it('an unknown type, a missing command or a non-object entry makes only that server invalid, with the reason', () => {
+    const specs = parseMcpConfigFlag(JSON.stringify({ mcpServers: { ok: { command: 'srv' }, ws: { type: 'ws', url: 'ws://x' }, nocmd: { args: ['a'] }, str: 'x' } }), { cwd: '/', env: {} });
+    expect(specs.map((s) => [s.name, s.kind, s.kind === 'invalid' ? s.reason : ''])).toEqual([
+      ['ok', 'stdio', ''],
+      ['ws', 'invalid', 'unknown server type "ws" (agentd knows stdio, http, sse and sdk)'],
+      ['nocmd', 'invalid', expect.stringContaining('invalid stdio server config: command')],
+      ['str', 'invalid', 'the server config is not a JSON object'],
+    ]);
+  });
+
+  it('a value that is neither JSON nor a readable file, or JSON that does not parse, is a McpConfigError naming it', () => {
+    expect(() => parseMcpConfigFlag('{bad', { cwd: '/', env: {} })).toThrow(McpConfigError);
+    expect(() => parseMcpConfigFlag('{bad', { cwd: '/', env: {} })).toThrow(/--mcp-config is not valid JSON/);
+    expect(() => parseMcpConfigFlag('nope.json', { cwd: '/tmp', env: {} })).toThrow(/"nope.json" is neither JSON nor a readable file/);
+    expect(() => parseMcpConfigFlag('{"mcpServers": []}', { cwd: '/', env: {} })).toThrow(/"mcpServers" is not an object/);
+  });
+
+  it('reads a config file given by path, relative to the working directory', () => {
+    const dir = tempDir('agentd-mcpcfg-');
+    writeFileSync(join(dir, 'servers.json'), JSON.stringify({ mcpServers: { a: { command: 'a' } } }));
+    expect(parseMcpConfigFlag('servers.json', { cwd: dir, env: {} }).map((s) => s.name)).toEqual(['a']);
+  });
+});
+
+describe('sources and precedence', () => {
+  function world() {
+    const cwd = tempDir('agentd-mcpproj-');
+    const home = tempDir('agentd-mcphome-');
+    mkdirSync(home, { recursive: true });
+    const globalConfigFile = join(home, '.claude.json');
+    writeFileSync(
+      globalConfigFile,
+      JSON.stringify({ mcpServers: { shared: { command: 'user-shared' }, u: { command: 'user-only' } }, projects: { [cwd]: { mcpServers: { shared: { command: 'local-shared' }, l: { command: 'local-only' } } } } }),
+    );
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { shared: { command: 'project-shared' }, p: { command: 'project-only' } } }));
+    return { cwd, globalConfigFile, env: {} };
+  }
+  const summary = (specs: ReturnType<typeof resolveMcpServers>) => specs.map((s) => [s.name, s.source, s.kind === 'stdio' ? s.config.command : s.kind]);
+
+  it('flag over local over project over user; later --mcp-config values win', () => {
+    const w = world();
+    const flags = [JSON.stringify({ mcpServers: { f: { command: 'flag-1' } } }), JSON.stringify({ mcpServers: { f: { command: 'flag-2' }, shared: { command: 'flag-shared' } } })];
+    expect(summary(resolveMcpServers({ ...w, flags, strict: false, sources: ['user', 'project', 'local'] }))).toEqual([
+      ['f', 'dynamic', 'flag-2'],
+      ['shared', 'dynamic', 'flag-shared'],
+      ['l', 'local', 'local-only'],
+      ['p', 'project', 'project-only'],
+      ['u', 'user', 'user-only'],
+    ]);
+    expect(summary(resolveMcpServers({ ...w, flags: [], strict: false, sources: ['user', 'project', 'local'] }))[0]).toEqual(['shared', 'local', 'local-shared']);
+  });
+
+  it('--setting-sources picks the scopes; --strict-mcp-config keeps only the flag', () => {
+    const w = world();
+    expect(summary(resolveMcpServers({ ...w, flags: [], strict: false, sources: ['project'] }))).toEqual([
+      ['shared', 'project', 'project-shared'],
+      ['p', 'project', 'project-only'],
+    ]);
+    expect(summary(resolveMcpServers({ ...w, flags: [], strict: false, sources: [] }))).toEqual([]);
+    expect(summary(resolveMcpServers({ ...w, flags: [JSON.stringify({ mcpServers: { f: { command: 'x' } } })], strict: true, sources: ['user', 'project', 'local'] }))).toEqual([
+      ['f', 'dynamic', 'x'],
+    ]);
+  });
+
+  it('disabledMcpjsonServers leaves a .mcp.json server out entirely (as Claude Code), other scopes untouched', () => {
+    const w = world();
+    expect(summary(resolveMcpServers({ ...w, flags: [], strict: false, sources: ['project', 'user'], disabledProjectServers: ['p', 'shared'] }))).toEqual([
+      ['shared', 'user', 'user-shared'],
+      ['u', 'user', 'user-only'],
+    ]);
+  });
+
+  it('a .mcp.json that does not parse is a start-up error naming the file', () => {
+    const w = world();
+    writeFileSync(join(w.cwd, '.mcp.json'), '{ nope');
+    expect(() => resolveMcpServers({ ...w, flags: [], strict: false, sources: ['project'] })).toThrow(new RegExp(`${join(w.cwd, '.mcp.json').replace(/[.]/g, '\\.')} is not valid JSON`));
+  });
+});

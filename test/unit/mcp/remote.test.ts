@@ -1,0 +1,114 @@
+// Remote MCP servers on 127.0.0.1 (no network): Streamable HTTP and SSE, with headers from the config, through
+// the hub's real client transports.
+import { type IncomingMessage, type Server as HttpServer, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log/logger.js';
+import { McpHub } from '../../../src/mcp/hub.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import type { AnyTool, ToolCallContext } from '../../../src/tools/tool.js';
+
+function mcpServer(seenAuth: string[]): Server {
+  const s = new Server({ name: 'remote', version: '3.0.0' }, { capabilities: { tools: {} } });
+  s.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'ping', description: 'Pings', inputSchema: { type: 'object' } }] }));
+  s.setRequestHandler(CallToolRequestSchema, async (_req, extra) => {
+    seenAuth.push(String(extra.requestInfo?.headers['authorization'] ?? ''));
+    return { content: [{ type: 'text', text: 'pong' }] };
+  });
+  return s;
+}
+
+const servers: HttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const srv = createServer(handler);
+  servers.push(srv);
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+}
+
+function hubWith(tools: ToolRegistry): McpHub {
+  const hub = new McpHub({
+    tools,
+    isRemoved: () => false,
+    logger: silentLogger(),
+    cwd: '/',
+    childEnv: {},
+    trackProcessGroup: () => () => undefined,
+    killGroup: async () => undefined,
+    connectTimeoutMs: 20_000,
+    toolTimeoutMs: 20_000,
+    maxOutputChars: 100_000,
+    clientVersion: 'test',
+  });
+  hub.start();
+  return hub;
+}
+
+const ctx = (): ToolCallContext => ({ toolUseId: 't', shared: { cwd: '/', additionalDirectories: [] }, env: {} as never, signal: new AbortController().signal, progress: () => undefined, approval: { by: 'unchecked' } });
+
+describe('remote MCP servers', () => {
+  it('Streamable HTTP: handshake, headers sent, tool called', async () => {
+    const seen: string[] = [];
+    const base = await listen(async (req, res) => {
+      // Stateless: a server and transport per request, as the SDK's examples do.
+      const server = mcpServer(seen);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    const tools = new ToolRegistry([]);
+    const hub = hubWith(tools);
+    hub.add([{ kind: 'remote', name: 'web', source: 'dynamic', config: { type: 'http', url: `${base}/mcp`, headers: { Authorization: 'Bearer t0k' } } }]);
+    await hub.settled(20_000);
+    expect(hub.status()[0]).toMatchObject({ name: 'web', status: 'connected', serverInfo: { name: 'remote', version: '3.0.0' }, config: { type: 'http', url: `${base}/mcp` } });
+    expect((await (tools.get('mcp__web__ping') as AnyTool).call({}, ctx())).content).toBe('pong');
+    expect(seen).toEqual(['Bearer t0k']);
+    await hub.close();
+  });
+
+  it('SSE: handshake and tool call', async () => {
+    const seen: string[] = [];
+    const transports = new Map<string, SSEServerTransport>();
+    const base = await listen(async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        const t = new SSEServerTransport('/messages', res);
+        transports.set(t.sessionId, t);
+        await mcpServer(seen).connect(t);
+        return;
+      }
+      const t = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (!t) {
+        res.writeHead(404).end();
+        return;
+      }
+      await t.handlePostMessage(req, res);
+    });
+    const tools = new ToolRegistry([]);
+    const hub = hubWith(tools);
+    hub.add([{ kind: 'remote', name: 'old', source: 'dynamic', config: { type: 'sse', url: `${base}/sse`, headers: { Authorization: 'Bearer s5e' } } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'old', status: 'connected', source: 'dynamic' }]);
+    expect((await (tools.get('mcp__old__ping') as AnyTool).call({}, ctx())).content).toBe('pong');
+    expect(seen).toEqual(['Bearer s5e']);
+    await hub.close();
+    for (const t of transports.values()) await t.close();
+  });
+
+  it('a refused connection is failed with the reason', async () => {
+    const base = await listen((_req, res) => res.writeHead(500).end('down'));
+    const hub = hubWith(new ToolRegistry([]));
+    hub.add([{ kind: 'remote', name: 'down', source: 'dynamic', config: { type: 'http', url: `${base}/mcp` } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'down', status: 'failed', source: 'dynamic', error: 'Streamable HTTP error: Error POSTing to endpoint: down' }]);
+  });
+});

@@ -1,0 +1,131 @@
+// Stdio servers that misbehave, through the hub with real processes: a command that does not exist, garbage on
+// stdout, a handshake that hangs, a server that dies mid-call. Each is bounded, answered, and leaves nothing running.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../src/log/logger.js';
+import { McpHub } from '../../../src/mcp/hub.js';
+import { ProcessGroupTracker } from '../../../src/tools/environment.js';
+import { groupAlive, killGroup } from '../../../src/tools/process-groups.js';
+import { ToolRegistry } from '../../../src/tools/registry.js';
+import type { AnyTool, ToolCallContext } from '../../../src/tools/tool.js';
+import { ROOT } from '../../support/daemon.js';
+import { until } from '../../support/wait.js';
+
+const FIXTURE = join(ROOT, 'test/fixtures/mcp-stdio-server.mjs');
+
+function setup(connectTimeoutMs = 20_000) {
+  const tools = new ToolRegistry([]);
+  const tracker = new ProcessGroupTracker();
+  const groups: number[] = [];
+  const hub = new McpHub({
+    tools,
+    isRemoved: () => false,
+    logger: silentLogger(),
+    cwd: ROOT,
+    childEnv: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+    trackProcessGroup: (pgid) => {
+      groups.push(pgid);
+      return tracker.track(pgid);
+    },
+    killGroup: (pgid) => killGroup(pgid, { graceMs: 1000 }),
+    connectTimeoutMs,
+    toolTimeoutMs: 20_000,
+    maxOutputChars: 100_000,
+    clientVersion: 'test',
+  });
+  hub.start();
+  return { hub, tools, groups, tracker };
+}
+
+const stdio = (name: string, command: string, args: string[]) => ({ kind: 'stdio' as const, name, source: 'dynamic' as const, config: { command, args } });
+const ctx = (): ToolCallContext => ({ toolUseId: 't', shared: { cwd: '/', additionalDirectories: [] }, env: {} as never, signal: new AbortController().signal, progress: () => undefined, approval: { by: 'unchecked' } });
+
+describe('misbehaving stdio servers', () => {
+  it('a command that does not exist is failed with the reason', async () => {
+    const { hub } = setup();
+    hub.add([stdio('nope', '/nonexistent/mcp-server', [])]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'nope', status: 'failed', source: 'dynamic', error: expect.stringContaining('ENOENT') }]);
+  });
+
+  it('garbage on stdout before the protocol starts does not stop a working server', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('noisy', 'sh', ['-c', `echo 'this is not json'; exec "${process.execPath}" "${FIXTURE}"`])]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'noisy', status: 'connected', source: 'dynamic' }]);
+    expect((await (tools.get('mcp__noisy__echo') as AnyTool).call({ text: 'ok' }, ctx())).content).toBe('echo:ok');
+    await hub.close();
+  });
+
+  it('a handshake that hangs is failed after MCP_TIMEOUT and its process group is killed', async () => {
+    const { hub, groups } = setup(300);
+    hub.add([stdio('hang', 'sh', ['-c', 'echo waiting >&2; sleep 60'])]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'hang', status: 'failed', source: 'dynamic', error: expect.stringMatching(/timed out.*stderr: waiting/is) }]);
+    const [pgid] = groups;
+    await until(() => !groupAlive(pgid as number), 'the hung server to be gone', 10_000);
+  });
+
+  it('a server that dies mid-call: the call is an error naming the server, and the server is failed', async () => {
+    const { hub, tools, groups } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    const call = (tools.get('mcp__fx__slow') as AnyTool).call({ ms: 60_000 }, ctx());
+    const outcome = call.then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    process.kill(-(groups[0] as number), 'SIGKILL');
+    expect(await outcome).toMatch(/^MCP server "fx" failed to run slow: MCP error -32000: Connection closed/);
+    await until(() => hub.initList()[0]?.status === 'failed', 'the server to be reported failed', 10_000);
+    expect(hub.initList()[0]?.error).toMatch(/^disconnected: /);
+    expect(tools.get('mcp__fx__slow')).toBeUndefined();
+    await hub.close();
+  });
+
+  it('toggle off disconnects (status disabled, tools gone, process gone); on and reconnect connect again', async () => {
+    const { hub, tools, groups } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect(await hub.toggle('fx', false)).toBeUndefined();
+    expect([hub.initList(), tools.names()]).toEqual([[{ name: 'fx', status: 'disabled', source: 'dynamic' }], []]);
+    await until(() => !groupAlive(groups[0] as number), 'the disabled server to be gone', 10_000);
+    expect(await hub.toggle('fx', true)).toBeUndefined();
+    expect(hub.initList()).toEqual([{ name: 'fx', status: 'connected', source: 'dynamic' }]);
+    expect(await hub.reconnect('fx')).toBeUndefined();
+    expect(groups).toHaveLength(3);
+    expect((await (tools.get('mcp__fx__echo') as AnyTool).call({ text: 'again' }, ctx())).content).toBe('echo:again');
+    await expect(hub.reconnect('nope')).rejects.toThrow('No MCP server named "nope".');
+    await hub.close();
+  });
+
+  it('reconnecting a server that still fails answers with the reason', async () => {
+    const { hub } = setup();
+    hub.add([stdio('bad', 'sh', ['-c', 'echo still broken >&2; exit 1'])]);
+    await hub.settled(20_000);
+    expect(await hub.reconnect('bad')).toMatch(/exited with code 1.*still broken/);
+  });
+
+  it('an elicitation with no host to ask is declined (fails closed)', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect((await (tools.get('mcp__fx__ask') as AnyTool).call({}, ctx())).content).toBe('decline');
+    await hub.close();
+  });
+
+  it('resources: ListMcpResourcesTool and ReadMcpResourceTool appear with a server that has resources', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('fx', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    const list = tools.get('ListMcpResourcesTool') as AnyTool;
+    const read = tools.get('ReadMcpResourceTool') as AnyTool;
+    expect([list.isConcurrencySafe({}), read.isReadOnly({})]).toEqual([true, true]);
+    expect((await list.call({}, ctx())).data).toEqual([{ uri: 'fixture://notes', name: 'notes', mimeType: 'text/plain', description: 'Some notes', server: 'fx' }]);
+    expect((await read.call({ server: 'fx', uri: 'fixture://notes' }, ctx())).content).toBe(
+      JSON.stringify({ contents: [{ uri: 'fixture://notes', mimeType: 'text/plain', text: 'contents of fixture://notes' }] }),
+    );
+    expect(await read.call({ server: 'nope', uri: 'x' }, ctx())).toMatchObject({ isError: true, content: 'No connected MCP server named "nope" offers resources.' });
+    await hub.close();
+  });
+});
