@@ -113,6 +113,9 @@ try {
     const text = readFileSync(join(dist, f), 'utf8');
     for (const m of text.matchAll(/(?:\brequire|\.resolve|createRequire\)\(__agentdImportMetaUrl\))\("([^"]+)"\)/g)) {
       const id = m[1];
+      // Code inside a string is not a require (ajv keeps `require("ajv/dist/runtime/…")` snippets for its
+      // standalone code generation, which agentd does not use).
+      if (["'", '`'].includes(text[m.index - 1])) continue;
       if (!builtins.has(id) && !id.startsWith('./agentd-') && !provided.has(id)) missing.add(`${id} (${f})`);
     }
   }
