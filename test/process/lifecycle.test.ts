@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
-import { until } from '../support/wait.js';
+import { until, processAlive } from '../support/wait.js';
 
 function scenarioFile(scenario: unknown): string {
   const p = join(tempDir('agentd-scn-'), 'scenario.json');
@@ -28,14 +28,7 @@ const STREAMING = scenarioFile({
 });
 const startedBlock = (f: Record<string, unknown>): boolean => f['type'] === 'assistant';
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 describe('lifecycle', () => {
   it('stdin EOF with a turn running: the turn finishes, its result is written, exit 0', async () => {

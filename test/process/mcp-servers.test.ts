@@ -5,18 +5,11 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENTD, ROOT, STREAM_ARGS, baseEnv, initializeFrame, startDaemon, tempDir, userFrame } from '../support/daemon.js';
-import { until } from '../support/wait.js';
+import { until, processAlive } from '../support/wait.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/mcp-stdio-server.mjs');
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const alive = processAlive;
 
 function setup(): { dir: string; args: string[]; childPidFile: string; scenario: string } {
   const dir = tempDir('agentd-mcp-');

@@ -10,3 +10,13 @@ export async function until(pred: () => boolean, what: string, timeoutMs = 20_00
   }
   return Date.now() - t0;
 }
+
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

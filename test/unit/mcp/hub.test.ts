@@ -5,11 +5,11 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log/logger.js';
 import { McpHub } from '../../../src/mcp/hub.js';
 import type { McpMessagePort } from '../../../src/mcp/port.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
-import type { AnyTool, ToolCallContext, ToolProgressUpdate } from '../../../src/tools/tool.js';
+import { type HubOptions, callCtx, makeHub as makeSharedHub } from './support.js';
+import type { AnyTool, ToolProgressUpdate } from '../../../src/tools/tool.js';
 
 /** An MCP server the "host" runs, and the port agentd would reach it through. */
 async function hostedServer(opts: { silent?: boolean } = {}) {
@@ -66,26 +66,8 @@ async function hostedServer(opts: { silent?: boolean } = {}) {
   return { port, started, cancelled, withdrawn, attach: (h: McpHub) => (hub = h), server, added };
 }
 
-function makeHub(tools: ToolRegistry, over: Partial<ConstructorParameters<typeof McpHub>[0]> = {}) {
-  return new McpHub({
-    tools,
-    isRemoved: () => false,
-    logger: silentLogger(),
-    cwd: '/',
-    childEnv: {},
-    trackProcessGroup: () => () => undefined,
-    killGroup: async () => undefined,
-    connectTimeoutMs: 10_000,
-    toolTimeoutMs: 10_000,
-    maxOutputChars: 100_000,
-    clientVersion: 'test',
-    ...over,
-  });
-}
-
-function ctx(signal = new AbortController().signal, progress: ToolProgressUpdate[] = []): ToolCallContext {
-  return { toolUseId: 't', shared: { cwd: '/', additionalDirectories: [] }, env: {} as never, signal, progress: (u) => progress.push(u), approval: { by: 'unchecked' } };
-}
+const makeHub = (tools: ToolRegistry, over: Partial<HubOptions> = {}) => makeSharedHub(tools, { connectTimeoutMs: 10_000, toolTimeoutMs: 10_000, ...over });
+const ctx = callCtx;
 
 const sdkSpec = { kind: 'sdk' as const, name: 'hosted', source: 'sdk' as const, config: { type: 'sdk' as const, name: 'hosted' } };
 

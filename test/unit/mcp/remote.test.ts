@@ -7,9 +7,9 @@ import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log/logger.js';
 import { McpHub } from '../../../src/mcp/hub.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
+import { callCtx, makeHub } from './support.js';
 import type { AnyTool, ToolCallContext } from '../../../src/tools/tool.js';
 
 function mcpServer(seenAuth: string[]): Server {
@@ -35,24 +35,12 @@ async function listen(handler: (req: IncomingMessage, res: ServerResponse) => vo
 }
 
 function hubWith(tools: ToolRegistry): McpHub {
-  const hub = new McpHub({
-    tools,
-    isRemoved: () => false,
-    logger: silentLogger(),
-    cwd: '/',
-    childEnv: {},
-    trackProcessGroup: () => () => undefined,
-    killGroup: async () => undefined,
-    connectTimeoutMs: 20_000,
-    toolTimeoutMs: 20_000,
-    maxOutputChars: 100_000,
-    clientVersion: 'test',
-  });
+  const hub = makeHub(tools);
   hub.start();
   return hub;
 }
 
-const ctx = (): ToolCallContext => ({ toolUseId: 't', shared: { cwd: '/', additionalDirectories: [] }, env: {} as never, signal: new AbortController().signal, progress: () => undefined, approval: { by: 'unchecked' } });
+const ctx = (): ToolCallContext => callCtx();
 
 describe('remote MCP servers', () => {
   it('Streamable HTTP: handshake, headers sent, tool called', async () => {

@@ -2,11 +2,10 @@
 // stdout, a handshake that hangs, a server that dies mid-call. Each is bounded, answered, and leaves nothing running.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../../src/log/logger.js';
-import { McpHub } from '../../../src/mcp/hub.js';
 import { ProcessGroupTracker } from '../../../src/tools/environment.js';
 import { groupAlive, killGroup } from '../../../src/tools/process-groups.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
+import { callCtx, makeHub } from './support.js';
 import type { AnyTool, ToolCallContext } from '../../../src/tools/tool.js';
 import { ROOT } from '../../support/daemon.js';
 import { until } from '../../support/wait.js';
@@ -17,10 +16,7 @@ function setup(connectTimeoutMs = 20_000) {
   const tools = new ToolRegistry([]);
   const tracker = new ProcessGroupTracker();
   const groups: number[] = [];
-  const hub = new McpHub({
-    tools,
-    isRemoved: () => false,
-    logger: silentLogger(),
+  const hub = makeHub(tools, {
     cwd: ROOT,
     childEnv: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
     trackProcessGroup: (pgid) => {
@@ -29,16 +25,13 @@ function setup(connectTimeoutMs = 20_000) {
     },
     killGroup: (pgid) => killGroup(pgid, { graceMs: 1000 }),
     connectTimeoutMs,
-    toolTimeoutMs: 20_000,
-    maxOutputChars: 100_000,
-    clientVersion: 'test',
   });
   hub.start();
   return { hub, tools, groups, tracker };
 }
 
 const stdio = (name: string, command: string, args: string[]) => ({ kind: 'stdio' as const, name, source: 'dynamic' as const, config: { command, args } });
-const ctx = (): ToolCallContext => ({ toolUseId: 't', shared: { cwd: '/', additionalDirectories: [] }, env: {} as never, signal: new AbortController().signal, progress: () => undefined, approval: { by: 'unchecked' } });
+const ctx = (): ToolCallContext => callCtx();
 
 describe('misbehaving stdio servers', () => {
   it('a command that does not exist is failed with the reason', async () => {
