@@ -3,7 +3,7 @@
 // ANTHROPIC_BASE_URL and a fresh HOME / CLAUDE_CONFIG_DIR: the last test checks that no model request was made
 // and no session or transcript file was written by any of them.
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,14 +248,155 @@ describe('mcp', () => {
     expect(await run(['mcp', 'get'], { home: h })).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'name'\n" });
   });
 
-  it('add/remove/serve/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
-    for (const sub of [['add', 'x', 'node'], ['add-json', 'x', '{}'], ['remove', 'x'], ['serve']]) {
+  it('serve/login/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
+    for (const sub of [['serve'], ['login', 'x'], ['add-from-claude-desktop']]) {
       const r = await run(['mcp', ...sub]);
-      expect(r).toEqual({ code: 1, stdout: '', stderr: `'mcp ${sub[0]}' is not available in agentd yet. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n` });
+      expect(r).toEqual({ code: 1, stdout: '', stderr: `'mcp ${sub[0]}' is not available in agentd yet. Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.\n` });
     }
-    expect(await run(['mcp', 'frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate' (agentd mcp has: list, get)\n" });
+    expect(await run(['mcp', 'frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate' (agentd mcp has: add, add-json, remove, list, get)\n" });
     const bare = await run(['mcp']);
     expect([bare.code, bare.stdout.split('\n')[0]]).toEqual([1, 'Usage: agentd mcp [command]']);
+  });
+
+  // The files, messages and exit codes below are what Claude Code 2.1.330 writes and prints for the same commands
+  // (driven with a fresh HOME), except that agentd never prints header values.
+  it('add: local, project and user scope land in the same files as Claude Code, other keys kept; list/get see them', async () => {
+    const h = newHome();
+    mkdirSync(h.config, { recursive: true });
+    const global = join(h.config, '.claude.json');
+    writeFileSync(global, JSON.stringify({ userID: 'u1', projects: { [h.cwd]: { allowedTools: ['Read'] }, '/elsewhere': { mcpServers: { o: { command: 'x' } } } } }));
+    expect(await run(['mcp', 'add', 'my', '-e', 'API_KEY=xxx', '-e', 'B=2', '--', 'node', './s.js', '--flag', 'a'], { home: h })).toEqual({
+      code: 0,
+      stdout: `Added stdio MCP server my with command: node ./s.js --flag a to local config\nFile modified: ${global} [project: ${h.cwd}]\n`,
+      stderr: '',
+    });
+    expect(await run(['mcp', 'add', '-s', 'project', '-t', 'http', 'web', 'http://127.0.0.1:1/mcp', '-H', 'X-Api-Key: abc', '-H', 'Authorization: Bearer x'], { home: h })).toEqual({
+      code: 0,
+      stdout: [
+        'Added HTTP MCP server web with URL: http://127.0.0.1:1/mcp to project config',
+        'Headers: {',
+        '  "X-Api-Key": "[REDACTED]",',
+        '  "Authorization": "[REDACTED]"',
+        '}',
+        `File modified: ${join(h.cwd, '.mcp.json')}`,
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+    expect(await run(['mcp', 'add', '--scope', 'user', '--transport', 'sse', 'ss', 'http://127.0.0.1:2/sse'], { home: h })).toEqual({
+      code: 0,
+      stdout: `Added SSE MCP server ss with URL: http://127.0.0.1:2/sse to user config\nFile modified: ${global}\n`,
+      stderr: '',
+    });
+    expect(await run(['mcp', 'add-json', 'j', '{"type":"stdio","command":"echo","args":["hi"]}'], { home: h })).toEqual({ code: 0, stdout: 'Added stdio MCP server j to local config\n', stderr: '' });
+    expect(await run(['mcp', 'add-json', '-s', 'user', 'k', '-'], { home: h, input: '{"command":"c"}' })).toEqual({ code: 0, stdout: 'Added stdio MCP server k to user config\n', stderr: '' });
+    expect(readFileSync(global, 'utf8')).toBe(
+      JSON.stringify(
+        {
+          userID: 'u1',
+          projects: {
+            [h.cwd]: {
+              allowedTools: ['Read'],
+              mcpServers: {
+                my: { type: 'stdio', command: 'node', args: ['./s.js', '--flag', 'a'], env: { API_KEY: 'xxx', B: '2' } },
+                j: { type: 'stdio', command: 'echo', args: ['hi'] },
+              },
+            },
+            '/elsewhere': { mcpServers: { o: { command: 'x' } } },
+          },
+          mcpServers: { ss: { type: 'sse', url: 'http://127.0.0.1:2/sse' }, k: { command: 'c', args: [] } },
+        },
+        null,
+        2,
+      ),
+    );
+    expect(readFileSync(join(h.cwd, '.mcp.json'), 'utf8')).toBe(
+      JSON.stringify({ mcpServers: { web: { type: 'http', url: 'http://127.0.0.1:1/mcp', headers: { 'X-Api-Key': 'abc', Authorization: 'Bearer x' } } } }, null, 2),
+    );
+    expect(readdirSync(h.cwd)).toEqual(['.mcp.json']);
+    expect(readdirSync(h.config)).toEqual(['.claude.json']);
+    const note = 'not checked: agentd mcp list does not connect to servers (sessions do)';
+    expect(await run(['mcp', 'list'], { home: h })).toEqual({
+      code: 0,
+      stdout: [`my: node ./s.js --flag a - ${note}`, `j: echo hi - ${note}`, `web: http://127.0.0.1:1/mcp (HTTP) - ${note}`, `ss: http://127.0.0.1:2/sse (SSE) - ${note}`, `k: c - ${note}`, ''].join('\n'),
+      stderr: '',
+    });
+    const got = await run(['mcp', 'get', 'my'], { home: h });
+    expect(got.stdout).toBe(
+      ['my:', '  Scope: Local config (private to you in this project)', `  Status: ${note}`, '  Type: stdio', '  Command: node', '  Args: ./s.js --flag a', '  Environment (values not shown):', '    API_KEY', '    B', `  Configured in: ${global}`, ''].join('\n'),
+    );
+  });
+
+  it('add: a fresh HOME gets a private ~/.claude.json; a URL without --transport is stdio with a warning; the bad cases are exit 1 or 2 and change nothing', async () => {
+    const h = newHome();
+    const global = join(h.config, '.claude.json');
+    expect(await run(['mcp', 'add', 'h', 'https://x/y'], { home: h })).toEqual({
+      code: 0,
+      stdout: `Added stdio MCP server h with command: https://x/y  to local config\nFile modified: ${global} [project: ${h.cwd}]\n`,
+      stderr: [
+        'Warning: The command "https://x/y" looks like a URL, but is treated as a stdio server because --transport wasn\'t set.',
+        'If this is an HTTP server, use: agentd mcp add --transport http h https://x/y',
+        'If this is an SSE server, use: agentd mcp add --transport sse h https://x/y',
+        '',
+      ].join('\n'),
+    });
+    expect(statSync(global).mode & 0o777).toBe(0o600);
+    const before = readFileSync(global, 'utf8');
+    expect(JSON.parse(before)).toEqual({ projects: { [h.cwd]: { mcpServers: { h: { type: 'stdio', command: 'https://x/y', args: [], env: {} } } } } });
+    const cases: Array<[string[], Run, string?]> = [
+      [['add', 'h', 'node'], { code: 1, stdout: '', stderr: 'MCP server h already exists in local config\n' }],
+      [['add', '-s', 'bogus', 'z', 'node'], { code: 1, stdout: '', stderr: 'Invalid scope: bogus. Must be one of: local, user, project, dynamic, enterprise, claudeai, managed, agent\n' }],
+      [['add', '-t', 'bogus', 'z', 'node'], { code: 1, stdout: '', stderr: 'Invalid transport type: bogus. Must be one of: stdio, sse, http (or streamable-http)\n' }],
+      [['add', '-t', 'http', 'h2', 'u', '-H', 'bad'], { code: 1, stdout: '', stderr: 'Invalid header format: "bad". Expected format: "Header-Name: value"\n' }],
+      // -e and -H take every following word, as Claude Code's: without `--` the command is swallowed.
+      [['add', 'a', '-e', 'K=v', 'node', 'x'], { code: 2, stdout: '', stderr: "error: missing required argument 'commandOrUrl'\n" }],
+      [['add', '-t', 'http'], { code: 2, stdout: '', stderr: "error: missing required argument 'name'\n" }],
+      [['add', 'x'], { code: 2, stdout: '', stderr: "error: missing required argument 'commandOrUrl'\n" }],
+      [['add', '--frob', 'x', 'y'], { code: 2, stdout: '', stderr: "error: unknown option '--frob'\n" }],
+      [['add', '--client-id', 'id', '-t', 'http', 'o', 'http://x'], { code: 1, stdout: '', stderr: '--client-id: OAuth for MCP servers is not available in agentd. Pass a token with -H "Authorization: Bearer …" instead.\n' }],
+      [['add-json', '-s', 'user', 'bad', '{nope'], { code: 1, stdout: '', stderr: 'Invalid configuration: not a JSON object. Check its quotes, commas and braces.\n' }],
+      [['add-json', 'bad2', '{"type":"ws2"}'], { code: 1, stdout: '', stderr: 'Invalid configuration: unknown "type". Use "stdio", "sse", "http" (or "streamable-http") or "ws".\n' }],
+      [['add-json', '-s', 'project', 'j2', '{"url":"http://x/y"}'], { code: 1, stdout: '', stderr: 'Invalid configuration: it has a "url" but no "type". Add "type": "http" (or "sse" / "ws").\n' }],
+      [['add-json', 'h', '{"command":"c"}'], { code: 1, stdout: '', stderr: 'MCP server h already exists in local config\n' }],
+    ];
+    for (const [args, want] of cases) expect([args, await run(['mcp', ...args], { home: h })]).toEqual([args, want]);
+    expect(readFileSync(global, 'utf8')).toBe(before);
+    expect(readdirSync(h.cwd)).toEqual([]);
+    // A file that does not parse is never overwritten.
+    writeFileSync(join(h.cwd, '.mcp.json'), '{ not json');
+    const broken = await run(['mcp', 'add', '-s', 'project', 'p', 'node'], { home: h });
+    expect([broken.code, broken.stdout, broken.stderr.startsWith(`Cannot update ${join(h.cwd, '.mcp.json')}: `)]).toEqual([1, '', true]);
+    expect(readFileSync(join(h.cwd, '.mcp.json'), 'utf8')).toBe('{ not json');
+  });
+
+  it('remove: from the one scope that has it, or the named scope; ambiguous and unknown names are exit 1', async () => {
+    const h = newHome();
+    const global = join(h.config, '.claude.json');
+    for (const args of [['add', 'a', 'node', 'x'], ['add', '-s', 'user', 'a', 'node', 'y'], ['add', '-s', 'project', 'p', 'node', 'z']]) expect((await run(['mcp', ...args], { home: h })).code).toBe(0);
+    expect(await run(['mcp', 'remove', 'a'], { home: h })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: [
+        'MCP server "a" exists in multiple scopes:',
+        `  - Local config (private to you in this project) (${global} [project: ${h.cwd}])`,
+        `  - User config (available in all your projects) (${global})`,
+        '',
+        'To remove from a specific scope, use:',
+        '  agentd mcp remove a -s local',
+        '  agentd mcp remove a -s user',
+        '',
+      ].join('\n'),
+    });
+    expect(await run(['mcp', 'remove', '-s', 'user', 'a'], { home: h })).toEqual({ code: 0, stdout: `Removed MCP server a from user config\nFile modified: ${global}\n`, stderr: '' });
+    expect(await run(['mcp', 'remove', 'p'], { home: h })).toEqual({ code: 0, stdout: `Removed MCP server "p" from project config\nFile modified: ${join(h.cwd, '.mcp.json')}\n`, stderr: '' });
+    expect(await run(['mcp', 'remove', 'nope'], { home: h })).toEqual({ code: 1, stdout: '', stderr: 'No MCP server named "nope". Configured servers: a\n' });
+    expect(await run(['mcp', 'remove', '-s', 'user', 'nope'], { home: h })).toEqual({ code: 1, stdout: '', stderr: 'No MCP server named "nope" in user scope\n' });
+    expect(await run(['mcp', 'remove', '-s', 'project', 'nope'], { home: h })).toEqual({ code: 1, stdout: '', stderr: 'No MCP server named "nope" in .mcp.json\n' });
+    expect(await run(['mcp', 'remove', 'a'], { home: h })).toEqual({ code: 0, stdout: `Removed MCP server a from local config\nFile modified: ${global} [project: ${h.cwd}]\n`, stderr: '' });
+    expect(readFileSync(join(h.cwd, '.mcp.json'), 'utf8')).toBe(JSON.stringify({ mcpServers: {} }, null, 2));
+    expect(JSON.parse(readFileSync(global, 'utf8'))).toEqual({ projects: { [h.cwd]: { mcpServers: {} } }, mcpServers: {} });
+    expect(await run(['mcp', 'remove', 'a'], { home: h })).toEqual({ code: 1, stdout: '', stderr: 'No MCP server named "a". Run `agentd mcp add` to add one.\n' });
+    expect(await run(['mcp', 'list'], { home: h })).toEqual({ code: 0, stdout: 'No MCP servers configured.\n', stderr: '' });
   });
 });
 

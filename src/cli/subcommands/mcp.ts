@@ -1,8 +1,9 @@
 // `agentd mcp …`: `list` and `get` report the servers configured where Claude Code keeps them, without connecting
-// to them (sessions do, src/mcp); the commands that would
-// change the configuration or serve MCP are refused. Environment values and header values are never printed.
+// to them (sessions do, src/mcp); `add`, `add-json` and `remove` edit those files (mcp-edit.ts); the rest of Claude
+// Code's mcp commands (OAuth login, serve, …) are refused. Environment values and header values are never printed.
 import { join } from 'node:path';
 import { parseSubArgs } from './args.js';
+import { runMcpEdit } from './mcp-edit.js';
 import { peekJsonFile } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
@@ -99,18 +100,21 @@ function details(s: ConfiguredServer): string[] {
 export const MCP_HELP = [
   'Usage: agentd mcp [command]',
   '',
-  'MCP servers. Sessions connect to them; list and get show what is configured',
-  '(.mcp.json in this directory, ~/.claude.json), without connecting to them.',
+  'MCP servers, configured where Claude Code keeps them: local (~/.claude.json, this project),',
+  'project (.mcp.json in this directory), user (~/.claude.json). Sessions connect to them; list and get',
+  'show what is configured without connecting.',
   '',
   'Commands:',
-  '  list          List configured MCP servers',
-  '  get <name>    Details of one configured server (environment and header values are not shown)',
+  '  add [options] <name> <commandOrUrl> [args...]  Add a server (-s scope, -t stdio|http|sse, -e KEY=value, -H "Name: value")',
+  '  add-json [options] <name> <json>               Add a server from a JSON string (or - for stdin)',
+  '  remove [options] <name>                        Remove a server (-s scope; else from whichever scope has it)',
+  '  list                                           List configured MCP servers',
+  '  get <name>                                     Details of one configured server (environment and header values are not shown)',
   '',
-  'Not available in agentd (exit 1): add, add-json, add-from-claude-desktop, remove, login, logout,',
-  'reset-project-choices, serve.',
+  'Not available in agentd (exit 1): add-from-claude-desktop, login, logout, reset-project-choices, serve.',
 ];
 
-const UNSUPPORTED = new Set(['add', 'add-json', 'add-from-claude-desktop', 'remove', 'login', 'logout', 'reset-project-choices', 'serve']);
+const UNSUPPORTED = new Set(['add-from-claude-desktop', 'login', 'logout', 'reset-project-choices', 'serve']);
 
 export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {
   const [sub, ...rest] = args;
@@ -120,10 +124,11 @@ export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {
     return sub === undefined ? SUB_EXIT.no : SUB_EXIT.ok;
   }
   if (UNSUPPORTED.has(sub)) {
-    io.stderr.write(`'mcp ${sub}' is not available in agentd yet. Edit .mcp.json (project) or ~/.claude.json (user) by hand.\n`);
+    io.stderr.write(`'mcp ${sub}' is not available in agentd yet. Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.\n`);
     return SUB_EXIT.no;
   }
-  if (sub !== 'list' && sub !== 'get') throw new UsageError(`unknown command '${sub}' (agentd mcp has: list, get)`);
+  if (sub === 'add' || sub === 'add-json' || sub === 'remove') return runMcpEdit(sub, rest, io);
+  if (sub !== 'list' && sub !== 'get') throw new UsageError(`unknown command '${sub}' (agentd mcp has: add, add-json, remove, list, get)`);
   const a = parseSubArgs(rest);
   if (a.flags.has('help')) {
     print(sub === 'list' ? ['Usage: agentd mcp list', '', 'List configured MCP servers (without connecting to them).'] : ['Usage: agentd mcp get <name>', '', 'Details of one configured MCP server.']);
