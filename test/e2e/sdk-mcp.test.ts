@@ -1,9 +1,14 @@
 // MCP servers through the official TS SDK (issue 11, "Done when"): an in-process server (createSdkMcpServer +
-// tool()) and an external stdio server are used by the scripted model, a broken server is reported as failed
-// with its stderr line, a canUseTool deny never reaches the handler, and the stdio server is gone after exit.
+// tool()), an external stdio server and a Streamable HTTP server on 127.0.0.1 are used by the scripted model, a
+// broken server is reported as failed with its stderr line, a canUseTool deny never reaches the handler, and the stdio server is gone after exit.
 import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Server as HttpServer, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { groupAlive } from '../../src/tools/process-groups.js';
@@ -147,6 +152,74 @@ describe('MCP through the TS SDK', () => {
     expect(existsSync(pidFile)).toBe(true);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     await until(() => !groupAlive(pid), `MCP server process group ${pid} to be gone`, 10_000);
+  });
+
+  it('a Streamable HTTP server on 127.0.0.1: its tool is called with the configured header and its reply reaches the model', async () => {
+    const calls: Array<[unknown, string]> = [];
+    const mcp = (): Server => {
+      const s = new Server({ name: 'web-fixture', version: '4.5.6' }, { capabilities: { tools: {} } });
+      s.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } }],
+      }));
+      s.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+        calls.push([req.params.arguments, String(extra.requestInfo?.headers['authorization'] ?? '')]);
+        return { content: [{ type: 'text', text: `definition of ${String(req.params.arguments?.['word'])} over HTTP` }] };
+      });
+      return s;
+    };
+    // Stateless Streamable HTTP: a server and a transport per request, as the MCP SDK's examples do.
+    const http: HttpServer = createServer((req, res) => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      void mcp()
+        .connect(transport)
+        .then(() => transport.handleRequest(req, res));
+    });
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    try {
+      const run = scriptedRun(callThen('w1', 'mcp__web__lookup', { word: 'daemon' }));
+      const input = promptChannel();
+      input.push('look up daemon');
+      const q = query({
+        prompt: input,
+        options: run.options({ mcpServers: { web: { type: 'http', url, headers: { Authorization: 'Bearer web-t0k' } } }, allowedTools: ['mcp__web'] }),
+      });
+      let status: Awaited<ReturnType<typeof q.mcpServerStatus>> = [];
+      const msgs = await collect(q, async (m) => {
+        if (m.type === 'result') {
+          status = await q.mcpServerStatus();
+          input.close();
+        }
+      });
+      expect(calls).toEqual([[{ word: 'daemon' }, 'Bearer web-t0k']]);
+      expect(toolResults(msgs)).toEqual([['w1', false, 'definition of daemon over HTTP']]);
+      const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init') as { mcp_servers: unknown; tools: string[] } | undefined;
+      expect(init?.mcp_servers).toEqual([{ name: 'web', status: 'connected', source: 'dynamic' }]);
+      expect(init?.tools).toContain('mcp__web__lookup');
+      const [first, second] = run.requests();
+      expect(first?.tools?.find((t) => t.name === 'mcp__web__lookup')).toEqual({
+        name: 'mcp__web__lookup',
+        description: 'Looks a word up',
+        input_schema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      });
+      expect(second?.messages.at(-1)?.content).toEqual([{ type: 'tool_result', tool_use_id: 'w1', content: 'definition of daemon over HTTP', cache_control: { type: 'ephemeral' } }]);
+      expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'model saw: definition of daemon over HTTP' });
+      expect(status).toEqual([
+        {
+          name: 'web',
+          status: 'connected',
+          serverInfo: { name: 'web-fixture', version: '4.5.6' },
+          config: { type: 'http', url },
+          scope: 'dynamic',
+          source: 'dynamic',
+          tools: [{ name: 'lookup', description: 'Looks a word up' }],
+        },
+      ]);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    }
   });
 
   it("mcpServersDelivery: 'initialize': the servers come in initialize, are applied, and work", async () => {
