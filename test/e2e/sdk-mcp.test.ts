@@ -1,6 +1,7 @@
 // MCP servers through the official TS SDK (issue 11, "Done when"): an in-process server (createSdkMcpServer +
 // tool()), an external stdio server and a Streamable HTTP server on 127.0.0.1 are used by the scripted model, a
-// broken server is reported as failed with its stderr line, a canUseTool deny never reaches the handler, and the stdio server is gone after exit.
+// broken server is reported as failed with its stderr line, a canUseTool deny never reaches the handler, and the
+// stdio server is gone after exit.
 import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server as HttpServer, createServer } from 'node:http';
