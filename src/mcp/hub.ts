@@ -1,7 +1,8 @@
 // The session's MCP servers: their states (pending → connected | failed), their tools in the session's registry,
 // and their shutdown. Connections start in the background and never delay `initialize`; the first model request
 // waits for pending ones up to a budget (`settled`). The MCP SDK itself is loaded only when a server is
-// actually connected (dist/agentd-mcp.js).
+// actually connected (dist/agentd-mcp.js). A stdio server whose process goes away after it connected is redialled
+// with backoff (pending meanwhile), and failed with the reason once the tries are used up.
 import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec, McpSource } from './config.js';
@@ -36,7 +37,14 @@ export interface McpHubDeps extends Omit<ConnectDeps, 'onClosed' | 'registerDeli
   logger: Logger;
   /** Loads the connection code (the lazy bundle). Injected so tests can count or replace it. */
   load?: () => Promise<McpRuntime>;
+  /** Waits before each redial of a dropped stdio server (default 1 s, 2 s, 4 s); `[]` turns redialling off. */
+  redialDelaysMs?: readonly number[];
+  /** A connection that lived this long before dropping starts again from the first delay (default 60 s). */
+  redialStableMs?: number;
 }
+
+export const DEFAULT_REDIAL_DELAYS_MS: readonly number[] = [1000, 2000, 4000];
+const DEFAULT_REDIAL_STABLE_MS = 60_000;
 
 interface Entry {
   spec: McpServerSpec;
@@ -53,6 +61,9 @@ interface Entry {
   generation: number;
   /** Added by `mcp_set_servers` (the set it replaces), not by configuration. */
   managed: boolean;
+  /** Redials used since the last connection that stayed up (or since the host's own reconnect). */
+  redials: number;
+  connectedAt: number;
 }
 
 export interface McpRuntime {
@@ -85,7 +96,7 @@ export class McpHub {
   add(specs: readonly McpServerSpec[]): void {
     for (const spec of specs) {
       if (this.entries.has(spec.name)) continue;
-      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0, managed: false };
+      const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0, managed: false, redials: 0, connectedAt: 0 };
       this.entries.set(spec.name, e);
       if (spec.kind === 'invalid') this.fail(e, spec.reason);
       else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
@@ -175,6 +186,7 @@ export class McpHub {
     e.state = 'pending';
     delete e.error;
     e.launched = false;
+    e.redials = 0;
     this.launch();
     await e.done;
     return this.stateOf(e) === 'connected' ? undefined : (e.error ?? `"${name}" is ${e.state}`);
@@ -308,8 +320,10 @@ export class McpHub {
           this.d.logger.warn({ server: spec.name, reason }, 'MCP server disconnected');
           for (const n of e.toolNames) this.d.tools.remove(n);
           e.toolNames = [];
+          delete e.conn;
           this.fail(e, `disconnected: ${reason}`);
           this.syncResourceTools();
+          if (spec.kind === 'stdio') e.done = this.redial(e, reason);
         },
       });
       // Closed, disabled or reconnected meanwhile: this connection is not wanted any more.
@@ -320,11 +334,44 @@ export class McpHub {
       e.conn = conn;
       this.register(e, conn.tools);
       e.state = 'connected';
+      delete e.error;
+      e.connectedAt = Date.now();
       this.runtime = mod;
       this.syncResourceTools();
     } catch (err) {
       if (current() && e.state === 'pending') this.fail(e, err instanceof Error ? err.message : String(err));
     }
+  }
+
+  /**
+   * A dropped stdio server: pending while it is dialled again after each delay; connected again, or failed with
+   * the drop's reason and the last attempt's. The host's reconnect/toggle/set_servers or the session's end
+   * (a newer generation, or `closed`) stops it.
+   */
+  private async redial(e: Entry, dropReason: string): Promise<void> {
+    const delays = this.d.redialDelaysMs ?? DEFAULT_REDIAL_DELAYS_MS;
+    if (Date.now() - e.connectedAt >= (this.d.redialStableMs ?? DEFAULT_REDIAL_STABLE_MS)) e.redials = 0;
+    if (e.redials >= delays.length) {
+      if (delays.length) e.error = `disconnected: ${dropReason} (not redialled: ${delays.length} redials since it last stayed up; use mcp_reconnect)`;
+      return;
+    }
+    let gen = e.generation;
+    let last = '';
+    while (e.redials < delays.length) {
+      const attempt = ++e.redials;
+      e.state = 'pending';
+      e.error = `disconnected: ${dropReason}; redialling (${attempt} of ${delays.length})`;
+      await new Promise<void>((r) => setTimeout(r, delays[attempt - 1]).unref?.());
+      // The host reconnected, disabled or replaced it meanwhile, or the session ended.
+      if (e.generation !== gen || this.closed || e.state !== 'pending') return;
+      e.launched = true;
+      await this.connect(e);
+      gen = e.generation;
+      if (this.stateOf(e) === 'connected') return;
+      if (this.stateOf(e) !== 'failed') return;
+      last = e.error ?? 'failed';
+    }
+    this.fail(e, `disconnected: ${dropReason}; redialling failed (${e.redials} of ${delays.length}), the last: ${last}`);
   }
 
   private register(e: Entry, tools: readonly AnyTool[]): void {

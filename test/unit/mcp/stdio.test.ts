@@ -1,5 +1,6 @@
 // Stdio servers that misbehave, through the hub with real processes: a command that does not exist, garbage on
-// stdout, a handshake that hangs, a server that dies mid-call. Each is bounded, answered, and leaves nothing running.
+// stdout, a handshake that hangs, a server that dies mid-call (redialling off here, except in its own test). Each is bounded, answered, and leaves nothing running.
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ProcessGroupTracker } from '../../../src/tools/environment.js';
@@ -12,7 +13,7 @@ import { until } from '../../support/wait.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/mcp-stdio-server.mjs');
 
-function setup(connectTimeoutMs = 20_000) {
+function setup(connectTimeoutMs = 20_000, redialDelaysMs: readonly number[] = []) {
   const tools = new ToolRegistry([]);
   const tracker = new ProcessGroupTracker();
   const groups: number[] = [];
@@ -25,6 +26,7 @@ function setup(connectTimeoutMs = 20_000) {
     },
     killGroup: (pgid) => killGroup(pgid, { graceMs: 1000 }),
     connectTimeoutMs,
+    redialDelaysMs,
   });
   hub.start();
   return { hub, tools, groups, tracker };
@@ -74,6 +76,29 @@ describe('misbehaving stdio servers', () => {
     expect(hub.initList()[0]?.error).toMatch(/^disconnected: /);
     expect(tools.get('mcp__fx__slow')).toBeUndefined();
     await hub.close();
+  });
+
+  it('a server whose process goes away is redialled: connected again with its tools; failed with its stderr line once it cannot start', async () => {
+    const mark = join(ROOT, `.redial-mark-${process.pid}`);
+    const { hub, tools, groups } = setup(20_000, [20, 20, 20]);
+    try {
+      hub.add([stdio('fx', 'sh', ['-c', `if [ -e "${mark}" ]; then echo "gone for good" >&2; exit 4; fi; exec "${process.execPath}" "${FIXTURE}"`])]);
+      await hub.settled(20_000);
+      expect(hub.initList()).toEqual([{ name: 'fx', status: 'connected', source: 'dynamic' }]);
+      process.kill(-(groups[0] as number), 'SIGKILL');
+      await until(() => groups.length === 2 && hub.initList()[0]?.status === 'connected', 'the server to be redialled', 20_000);
+      expect(hub.initList()).toEqual([{ name: 'fx', status: 'connected', source: 'dynamic' }]);
+      expect((await (tools.get('mcp__fx__echo') as AnyTool).call({ text: 'back' }, ctx())).content).toBe('echo:back');
+      writeFileSync(mark, '');
+      process.kill(-(groups[1] as number), 'SIGKILL');
+      await until(() => hub.initList()[0]?.status === 'failed', 'the server to be failed after its redials', 20_000);
+      expect(hub.initList()).toEqual([{ name: 'fx', status: 'failed', source: 'dynamic', error: expect.stringMatching(/^disconnected: .*; redialling failed \(3 of 3\), the last: .*exited with code 4.*gone for good/s) }]);
+      // The first drop used one of the three redials (the server had not stayed up a minute): two tries are left.
+      expect([groups.length, tools.get('mcp__fx__echo')]).toEqual([4, undefined]);
+    } finally {
+      rmSync(mark, { force: true });
+      await hub.close();
+    }
   });
 
   it('toggle off disconnects (status disabled, tools gone, process gone); on and reconnect connect again', async () => {
