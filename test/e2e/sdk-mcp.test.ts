@@ -2,7 +2,8 @@
 // tool()), an external stdio server and a Streamable HTTP server on 127.0.0.1 are used by the scripted model, a
 // broken server is reported as failed with its stderr line, a canUseTool deny never reaches the handler, and the
 // stdio server is gone after exit.
-import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+import { type Options, createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { groupAlive } from '../../src/tools/process-groups.js';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
-import { ROOT } from '../support/daemon.js';
+import { AGENTD, ROOT } from '../support/daemon.js';
 import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 import { until } from '../support/wait.js';
 
@@ -39,6 +40,54 @@ const callThen = (id: string, name: string, input: Record<string, unknown>): Sce
     { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'model saw: {{lastToolResult}}' }] } },
   ],
 });
+
+/** A stateless Streamable HTTP MCP server on 127.0.0.1 with one tool, `lookup`; records each call and its auth header. */
+async function httpMcpServer(): Promise<{ url: string; calls: Array<[unknown, string]>; close(): Promise<void> }> {
+  const calls: Array<[unknown, string]> = [];
+  const mcp = (): Server => {
+    const s = new Server({ name: 'web-fixture', version: '4.5.6' }, { capabilities: { tools: {} } });
+    s.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } }],
+    }));
+    s.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+      calls.push([req.params.arguments, String(extra.requestInfo?.headers['authorization'] ?? '')]);
+      return { content: [{ type: 'text', text: `definition of ${String(req.params.arguments?.['word'])} over HTTP` }] };
+    });
+    return s;
+  };
+  // A server and a transport per request, as the MCP SDK's stateless examples do.
+  const http: HttpServer = createServer((req, res) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close());
+    void mcp()
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res));
+  });
+  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    calls,
+    close: async () => {
+      http.closeAllConnections();
+      await new Promise((r) => http.close(r));
+    },
+  };
+}
+
+/** One turn in which the scripted model calls mcp__web__lookup; the server's status is taken after the result. */
+async function lookupTurn(extra: Partial<Options>, run = scriptedRun(callThen('w1', 'mcp__web__lookup', { word: 'daemon' }))) {
+  const input = promptChannel();
+  input.push('look up daemon');
+  const q = query({ prompt: input, options: run.options({ allowedTools: ['mcp__web'], ...extra }) });
+  let status: Awaited<ReturnType<typeof q.mcpServerStatus>> = [];
+  const msgs = await collect(q, async (m) => {
+    if (m.type === 'result') {
+      status = await q.mcpServerStatus();
+      input.close();
+    }
+  });
+  return { msgs, status, run };
+}
 
 describe('MCP through the TS SDK', () => {
   it('an SDK server tool is offered to the model, called, and its handler reply reaches the model', async () => {
@@ -156,44 +205,10 @@ describe('MCP through the TS SDK', () => {
   });
 
   it('a Streamable HTTP server on 127.0.0.1: its tool is called with the configured header and its reply reaches the model', async () => {
-    const calls: Array<[unknown, string]> = [];
-    const mcp = (): Server => {
-      const s = new Server({ name: 'web-fixture', version: '4.5.6' }, { capabilities: { tools: {} } });
-      s.setRequestHandler(ListToolsRequestSchema, async () => ({
-        tools: [{ name: 'lookup', description: 'Looks a word up', inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] } }],
-      }));
-      s.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-        calls.push([req.params.arguments, String(extra.requestInfo?.headers['authorization'] ?? '')]);
-        return { content: [{ type: 'text', text: `definition of ${String(req.params.arguments?.['word'])} over HTTP` }] };
-      });
-      return s;
-    };
-    // Stateless Streamable HTTP: a server and a transport per request, as the MCP SDK's examples do.
-    const http: HttpServer = createServer((req, res) => {
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on('close', () => void transport.close());
-      void mcp()
-        .connect(transport)
-        .then(() => transport.handleRequest(req, res));
-    });
-    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const web = await httpMcpServer();
     try {
-      const run = scriptedRun(callThen('w1', 'mcp__web__lookup', { word: 'daemon' }));
-      const input = promptChannel();
-      input.push('look up daemon');
-      const q = query({
-        prompt: input,
-        options: run.options({ mcpServers: { web: { type: 'http', url, headers: { Authorization: 'Bearer web-t0k' } } }, allowedTools: ['mcp__web'] }),
-      });
-      let status: Awaited<ReturnType<typeof q.mcpServerStatus>> = [];
-      const msgs = await collect(q, async (m) => {
-        if (m.type === 'result') {
-          status = await q.mcpServerStatus();
-          input.close();
-        }
-      });
-      expect(calls).toEqual([[{ word: 'daemon' }, 'Bearer web-t0k']]);
+      const { msgs, status, run } = await lookupTurn({ mcpServers: { web: { type: 'http', url: web.url, headers: { Authorization: 'Bearer web-t0k' } } } });
+      expect(web.calls).toEqual([[{ word: 'daemon' }, 'Bearer web-t0k']]);
       expect(toolResults(msgs)).toEqual([['w1', false, 'definition of daemon over HTTP']]);
       const init = msgs.find((m) => m.type === 'system' && m.subtype === 'init') as { mcp_servers: unknown; tools: string[] } | undefined;
       expect(init?.mcp_servers).toEqual([{ name: 'web', status: 'connected', source: 'dynamic' }]);
@@ -211,15 +226,29 @@ describe('MCP through the TS SDK', () => {
           name: 'web',
           status: 'connected',
           serverInfo: { name: 'web-fixture', version: '4.5.6' },
-          config: { type: 'http', url },
+          config: { type: 'http', url: web.url },
           scope: 'dynamic',
           source: 'dynamic',
           tools: [{ name: 'lookup', description: 'Looks a word up' }],
         },
       ]);
     } finally {
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
+      await web.close();
+    }
+  });
+
+  it('a server added with `agentd mcp add -s project -t http … -H …` is used by the next session (settingSources: project)', async () => {
+    const web = await httpMcpServer();
+    try {
+      const run = scriptedRun(callThen('w1', 'mcp__web__lookup', { word: 'daemon' }));
+      const added = execFileSync(process.execPath, [AGENTD, 'mcp', 'add', '-s', 'project', '-t', 'http', 'web', web.url, '-H', 'Authorization: Bearer from-mcp-add'], { cwd: run.cwd, env: run.env, encoding: 'utf8' });
+      expect(added).toBe(`Added HTTP MCP server web with URL: ${web.url} to project config\nHeaders: {\n  "Authorization": "[REDACTED]"\n}\nFile modified: ${join(run.cwd, '.mcp.json')}\n`);
+      const { msgs, status } = await lookupTurn({ settingSources: ['project'] }, run);
+      expect(web.calls).toEqual([[{ word: 'daemon' }, 'Bearer from-mcp-add']]);
+      expect(toolResults(msgs)).toEqual([['w1', false, 'definition of daemon over HTTP']]);
+      expect(status).toMatchObject([{ name: 'web', status: 'connected', scope: 'project', source: 'project' }]);
+    } finally {
+      await web.close();
     }
   });
 
