@@ -283,7 +283,8 @@ describe('mcp', () => {
       ].join('\n'),
       stderr: '',
     });
-    expect(await run(['mcp', 'add', '--scope', 'user', '--transport', 'sse', 'ss', 'http://127.0.0.1:2/sse'], { home: h })).toEqual({
+    // Long options, and commander's attached short form (-suser), as Claude Code accepts them.
+    expect(await run(['mcp', 'add', '--scope', 'user', '-tsse', 'ss', 'http://127.0.0.1:2/sse'], { home: h })).toEqual({
       code: 0,
       stdout: `Added SSE MCP server ss with URL: http://127.0.0.1:2/sse to user config\nFile modified: ${global}\n`,
       stderr: '',
@@ -358,6 +359,8 @@ describe('mcp', () => {
       [['add-json', 'bad2', '{"type":"ws2"}'], { code: 1, stdout: '', stderr: 'Invalid configuration: unknown "type". Use "stdio", "sse", "http" (or "streamable-http") or "ws".\n' }],
       [['add-json', '-s', 'project', 'j2', '{"url":"http://x/y"}'], { code: 1, stdout: '', stderr: 'Invalid configuration: it has a "url" but no "type". Add "type": "http" (or "sse" / "ws").\n' }],
       [['add-json', 'h', '{"command":"c"}'], { code: 1, stdout: '', stderr: 'MCP server h already exists in local config\n' }],
+      [['add', 'bad name', 'node'], { code: 1, stdout: '', stderr: 'Invalid name bad name. Names can only contain letters, numbers, hyphens, and underscores.\n' }],
+      [['add-json', 'a.b', '{"command":"x"}'], { code: 1, stdout: '', stderr: 'Invalid name a.b. Names can only contain letters, numbers, hyphens, and underscores.\n' }],
     ];
     for (const [args, want] of cases) expect([args, await run(['mcp', ...args], { home: h })]).toEqual([args, want]);
     expect(readFileSync(global, 'utf8')).toBe(before);

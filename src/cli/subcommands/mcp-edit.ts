@@ -79,8 +79,10 @@ function parse(args: readonly string[], allowed: ReadonlySet<string>): Parsed {
       out.positionals.push(tok);
       continue;
     }
-    const eq = tok.startsWith('--') ? tok.indexOf('=') : -1;
-    const flag = eq === -1 ? tok : tok.slice(0, eq);
+    // `--scope=user`, and commander's attached short form `-suser`.
+    const attached = !tok.startsWith('--') && tok.length > 2;
+    const eq = tok.startsWith('--') ? tok.indexOf('=') : attached ? 1 : -1;
+    const flag = eq === -1 ? tok : tok.slice(0, eq + (attached ? 1 : 0));
     if (OAUTH_FLAGS.has(flag) && allowed.has('oauth')) {
       out.oauth = flag;
       if (flag !== '--client-secret' && eq === -1) i++;
@@ -207,6 +209,11 @@ function checkUrl(v: Json): Json {
   return v;
 }
 
+/** Claude Code's rule for the names `add` and `add-json` accept. */
+function checkName(name: string): void {
+  if (!/^[a-zA-Z0-9_-]+$/.test(name)) throw new Refusal(`Invalid name ${name}. Names can only contain letters, numbers, hyphens, and underscores.`);
+}
+
 function missing(name: string): UsageError {
   return new UsageError(`missing required argument '${name}'`);
 }
@@ -220,6 +227,7 @@ function add(args: readonly string[], io: SubcommandIO, out: (l: string) => void
   const [name, target, ...rest] = a.positionals;
   if (name === undefined) throw missing('name');
   if (target === undefined) throw missing('commandOrUrl');
+  checkName(name);
   if (a.oauth) throw new Refusal(`${a.oauth}: OAuth for MCP servers is not available in agentd. Pass a token with -H "Authorization: Bearer …" instead.`);
   const scope = scopeOf(a.scope);
   const transport = a.transport === undefined ? 'stdio' : a.transport === 'streamable-http' ? 'http' : a.transport;
@@ -268,6 +276,7 @@ function addJson(args: readonly string[], io: SubcommandIO, out: (l: string) => 
   if (name === undefined) throw missing('name');
   if (json === undefined) throw missing('json');
   if (extra.length) throw new UsageError(`too many arguments for 'add-json'. Expected 2 arguments but got ${a.positionals.length}.`);
+  checkName(name);
   if (a.oauth) throw new Refusal(`${a.oauth}: OAuth for MCP servers is not available in agentd.`);
   const scope = scopeOf(a.scope);
   const config = validateJson(json === '-' ? readFileSync(0, 'utf8') : json);
