@@ -370,6 +370,12 @@ describe('mcp', () => {
     const broken = await run(['mcp', 'add', '-s', 'project', 'p', 'node'], { home: h });
     expect([broken.code, broken.stdout, broken.stderr.startsWith(`Cannot update ${join(h.cwd, '.mcp.json')}: `)]).toEqual([1, '', true]);
     expect(readFileSync(join(h.cwd, '.mcp.json'), 'utf8')).toBe('{ not json');
+    // A config directory that cannot be created: exit 1 with the reason, nothing left behind.
+    const file = join(h.home, 'not-a-dir');
+    writeFileSync(file, '');
+    const unwritable = await run(['mcp', 'add', '-s', 'user', 'u', 'node'], { home: h, env: { CLAUDE_CONFIG_DIR: file } });
+    expect([unwritable.code, unwritable.stdout, unwritable.stderr.startsWith(`Cannot write ${join(file, '.claude.json')}: `)]).toEqual([1, '', true]);
+    expect(readdirSync(h.home).sort()).toEqual(['.claude', 'not-a-dir']);
   });
 
   it('remove: from the one scope that has it, or the named scope; ambiguous and unknown names are exit 1', async () => {
