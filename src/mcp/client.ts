@@ -2,8 +2,9 @@
 // then each listed tool adapted into an agentd Tool (tool-adapter.ts). Loaded lazily (dist/agentd-mcp.js): a
 // session without MCP servers never pays for the MCP SDK.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -68,6 +69,23 @@ export class McpConnectError extends Error {
     super(message);
     this.name = 'McpConnectError';
   }
+}
+
+/**
+ * A remote server refused us with 401 (or the MCP SDK's UnauthorizedError): the hub reports it `needs-auth`, as
+ * Claude Code does. agentd runs no OAuth flow (it has no browser); a token in the config's `headers` works.
+ * Recognised by `name` because the hub must not load this module eagerly.
+ */
+export class McpNeedsAuthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'McpNeedsAuthError';
+  }
+}
+
+function isUnauthorized(e: unknown): boolean {
+  if (e instanceof UnauthorizedError) return true;
+  return (e instanceof StreamableHTTPError || e instanceof SseError) && e.code === 401;
 }
 
 type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' }>;
@@ -236,6 +254,9 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     const reason = stdioReason(transport, base);
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
+    if (isUnauthorized(e)) {
+      throw new McpNeedsAuthError(`the server answered 401 Unauthorized (${reason}); agentd runs no OAuth flow: put a token in the server's "headers"`);
+    }
     throw new McpConnectError(reason);
   }
 }

@@ -9,7 +9,7 @@ import type { McpServerSpec, McpSource } from './config.js';
 import type { ConnectDeps, ConnectedServer, ResourceAccess, ToolSummary } from './client.js';
 import type { McpMessagePort } from './port.js';
 
-export type McpServerState = 'pending' | 'connected' | 'failed' | 'disabled';
+export type McpServerState = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled';
 
 /** One row of `mcp_status` (the SDK's McpServerStatus). */
 export interface McpStatusRow {
@@ -196,7 +196,7 @@ export class McpHub {
   async toggle(name: string, enabled: boolean): Promise<string | undefined> {
     const e = this.entries.get(name);
     if (!e) throw new Error(`No MCP server named "${name}".`);
-    if (enabled) return e.state === 'disabled' || e.state === 'failed' ? this.reconnect(name) : undefined;
+    if (enabled) return e.state === 'disabled' || e.state === 'failed' || e.state === 'needs-auth' ? this.reconnect(name) : undefined;
     await this.disconnect(e);
     e.state = 'disabled';
     delete e.error;
@@ -275,7 +275,7 @@ export class McpHub {
       fresh.push(e);
     }
     await Promise.all(fresh.map((e) => e.done));
-    for (const e of fresh) if (this.stateOf(e) === 'failed') errors[e.spec.name] = e.error ?? 'failed';
+    for (const e of fresh) if (this.stateOf(e) === 'failed' || this.stateOf(e) === 'needs-auth') errors[e.spec.name] = e.error ?? this.stateOf(e);
     return { added, removed, errors };
   }
 
@@ -339,7 +339,12 @@ export class McpHub {
       this.runtime = mod;
       this.syncResourceTools();
     } catch (err) {
-      if (current() && e.state === 'pending') this.fail(e, err instanceof Error ? err.message : String(err));
+      if (!current() || e.state !== 'pending') return;
+      if (err instanceof Error && err.name === 'McpNeedsAuthError') {
+        e.state = 'needs-auth';
+        e.error = err.message;
+        this.d.logger.warn({ server: spec.name, reason: err.message }, 'MCP server needs authentication');
+      } else this.fail(e, err instanceof Error ? err.message : String(err));
     }
   }
 

@@ -99,4 +99,30 @@ describe('remote MCP servers', () => {
     await hub.settled(20_000);
     expect(hub.initList()).toEqual([{ name: 'down', status: 'failed', source: 'dynamic', error: 'Streamable HTTP error: Error POSTing to endpoint: down' }]);
   });
+
+  it('a 401 (Streamable HTTP) is needs-auth with the reason, not failed; mcp_toggle retries it', async () => {
+    const base = await listen((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('token please'));
+    const tools = new ToolRegistry([]);
+    const hub = hubWith(tools);
+    hub.add([{ kind: 'remote', name: 'locked', source: 'dynamic', config: { type: 'http', url: `${base}/mcp` } }]);
+    await hub.settled(20_000);
+    const error =
+      'the server answered 401 Unauthorized (Streamable HTTP error: Error POSTing to endpoint: token please); agentd runs no OAuth flow: put a token in the server\'s "headers"';
+    expect(hub.initList()).toEqual([{ name: 'locked', status: 'needs-auth', source: 'dynamic', error }]);
+    expect(hub.status()).toEqual([{ name: 'locked', status: 'needs-auth', error, config: { type: 'http', url: `${base}/mcp` }, scope: 'dynamic', source: 'dynamic' }]);
+    expect(await hub.toggle('locked', true)).toBe(error);
+    expect(hub.initList()[0]?.status).toBe('needs-auth');
+    await hub.close();
+  });
+
+  it('a 401 (SSE) is needs-auth', async () => {
+    const base = await listen((_req, res) => res.writeHead(401).end());
+    const hub = hubWith(new ToolRegistry([]));
+    hub.add([{ kind: 'remote', name: 'locked', source: 'dynamic', config: { type: 'sse', url: `${base}/sse` } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([
+      { name: 'locked', status: 'needs-auth', source: 'dynamic', error: expect.stringMatching(/^the server answered 401 Unauthorized \(SSE error: .*\); agentd runs no OAuth flow/) },
+    ]);
+    await hub.close();
+  });
 });
