@@ -7,6 +7,8 @@ export interface ToolCallInfo {
   toolName: string;
   toolUseId: string;
   input: Record<string, unknown>;
+  /** An MCP tool's server and its config source (hooks' `mcp_server`, as Claude Code sends it). */
+  mcpServer?: { name: string; source: string };
 }
 
 export interface HookPermissionDecision {

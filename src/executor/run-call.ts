@@ -68,7 +68,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   }
 
   // 2. PreToolUse hooks: awaited before anything else, never raced with the tool.
-  const pre = await deps.hooks.preToolUse({ toolName: tool.name, toolUseId: block.id, input: asRecord(input) }, signal);
+  const pre = await deps.hooks.preToolUse({ toolName: tool.name, toolUseId: block.id, input: asRecord(input), ...mcpOf(tool) }, signal);
   const additionalContext = [...(pre.additionalContext ?? [])];
   if (pre.updatedInput) {
     const r = reparse(tool, pre.updatedInput);
@@ -112,7 +112,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
 
   // 4. Run it.
   const started = deps.now();
-  const info = { toolName: tool.name, toolUseId: block.id, input: asRecord(input) };
+  const info = { toolName: tool.name, toolUseId: block.id, input: asRecord(input), ...mcpOf(tool) };
   let outcome;
   p.onCallStart?.();
   try {
@@ -167,4 +167,9 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
     ...(outcome.contextModifier ? { contextModifier: outcome.contextModifier } : {}),
     ...(stop ? { stopReason: stop.reason } : {}),
   };
+}
+
+/** `mcpServer` for hook inputs, present only for MCP tools. */
+function mcpOf(tool: AnyTool): { mcpServer?: { name: string; source: string } } {
+  return tool.mcpServer ? { mcpServer: { name: tool.mcpServer.name, source: tool.mcpServer.source } } : {};
 }

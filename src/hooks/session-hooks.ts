@@ -21,6 +21,11 @@ function base(ctx: HookContext, event: string): Record<string, unknown> {
   return { session_id: ctx.sessionId, transcript_path: ctx.transcriptPath(), cwd: ctx.cwd(), permission_mode: ctx.permissionMode(), hook_event_name: event };
 }
 
+/** Claude Code's `mcp_server` provenance in tool hooks' inputs: only for MCP tools. */
+function mcpField(server: { name: string; source: string } | undefined): Record<string, unknown> {
+  return server ? { mcp_server: { name: server.name, source: server.source } } : {};
+}
+
 function contextOf(runs: readonly HookRun[]): string[] {
   const out: string[] = [];
   for (const r of runs) if (r.ok && r.output.hookSpecificOutput?.additionalContext) out.push(r.output.hookSpecificOutput.additionalContext);
@@ -38,7 +43,7 @@ export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks
   return {
     async preToolUse(call, signal): Promise<PreToolUseResult> {
       if (!runner.has('PreToolUse')) return {};
-      const runs = await runner.run('PreToolUse', call.toolName, { ...base(ctx, 'PreToolUse'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId }, signal, call.toolUseId);
+      const runs = await runner.run('PreToolUse', call.toolName, { ...base(ctx, 'PreToolUse'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, ...mcpField(call.mcpServer) }, signal, call.toolUseId);
       let decision: HookPermissionDecision | undefined;
       let updatedInput: Record<string, unknown> | undefined;
       const consider = (d: HookPermissionDecision): void => {
@@ -73,7 +78,7 @@ export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks
       const runs = await runner.run(
         'PostToolUse',
         call.toolName,
-        { ...base(ctx, 'PostToolUse'), tool_name: call.toolName, tool_input: call.input, tool_response: call.response, tool_use_id: call.toolUseId, duration_ms: call.durationMs },
+        { ...base(ctx, 'PostToolUse'), tool_name: call.toolName, tool_input: call.input, tool_response: call.response, tool_use_id: call.toolUseId, duration_ms: call.durationMs, ...mcpField(call.mcpServer) },
         signal,
         call.toolUseId,
       );
@@ -85,7 +90,7 @@ export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks
       const runs = await runner.run(
         'PostToolUseFailure',
         call.toolName,
-        { ...base(ctx, 'PostToolUseFailure'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, error: call.error, is_interrupt: call.isInterrupt, duration_ms: call.durationMs },
+        { ...base(ctx, 'PostToolUseFailure'), tool_name: call.toolName, tool_input: call.input, tool_use_id: call.toolUseId, error: call.error, is_interrupt: call.isInterrupt, duration_ms: call.durationMs, ...mcpField(call.mcpServer) },
         signal,
         call.toolUseId,
       );
@@ -117,7 +122,7 @@ export function createPermissionRequestHook(runner: HookRunner, ctx: HookContext
     const runs = await runner.run(
       'PermissionRequest',
       req.toolName,
-      { ...base(ctx, 'PermissionRequest'), tool_name: req.toolName, tool_input: req.input, permission_suggestions: req.suggestions },
+      { ...base(ctx, 'PermissionRequest'), tool_name: req.toolName, tool_input: req.input, permission_suggestions: req.suggestions, ...mcpField(req.mcpServer) },
       signal,
       req.toolUseId,
     );

@@ -248,6 +248,29 @@ describe('the fixed pipeline', () => {
     expect(ev).toMatchObject({ decision: { decision: 'accept', source: 'config', decidedBy: 'test' } });
   });
 
+  it('an MCP tool’s server reaches the hooks (mcp_server), a built-in has none', async () => {
+    const seen: unknown[] = [];
+    const mcp = { ...fakeTool('M', []), mcpServer: { name: 'web', source: 'dynamic' } };
+    const hooks: ToolHooks = {
+      preToolUse: async (c) => (seen.push(['pre', c.toolName, c.mcpServer]), {}),
+      postToolUse: async (c) => (seen.push(['post', c.toolName, c.mcpServer]), {}),
+      postToolUseFailure: async () => ({}),
+    };
+    const h = harness([mcp, fakeTool('T', [])], { hooks });
+    h.executor.add(toolUse('a', 'M', { ms: 1 }));
+    h.executor.add(toolUse('b', 'T', { ms: 1 }));
+    h.executor.release();
+    const done = h.executor.settle();
+    await vi.runAllTimersAsync();
+    await done;
+    expect(seen).toEqual([
+      ['pre', 'M', { name: 'web', source: 'dynamic' }],
+      ['post', 'M', { name: 'web', source: 'dynamic' }],
+      ['pre', 'T', undefined],
+      ['post', 'T', undefined],
+    ]);
+  });
+
   it('a failed validateInput stops the pipeline before hooks and permissions', async () => {
     const steps: string[] = [];
     const tool = { ...fakeTool('T', []), validateInput: () => ({ ok: false as const, message: 'File does not exist.' }) };

@@ -93,6 +93,32 @@ describe('SDK callback hooks', () => {
   });
 });
 
+describe('mcp_server provenance', () => {
+  it('MCP tools carry mcp_server in PreToolUse, PostToolUse, PostToolUseFailure and PermissionRequest inputs', async () => {
+    const seen: Array<{ input: Record<string, unknown> }> = [];
+    const r = runnerWith({ hook_0: () => ({}) }, seen);
+    r.setCallbacks(
+      (['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest'] as const).map((event) => ({ kind: 'callback' as const, event, matcher: undefined, callbackIds: ['hook_0'], timeoutSec: undefined })),
+    );
+    const mcp = { toolName: 'mcp__web__ping', toolUseId: 'toolu_2', input: {}, mcpServer: { name: 'web', source: 'sdk' } };
+    const hooks = createToolHooks(r, ctx);
+    await hooks.preToolUse(mcp, signal);
+    await hooks.postToolUse({ ...mcp, response: 'pong', durationMs: 1 }, signal);
+    await hooks.postToolUseFailure({ ...mcp, error: 'boom', isInterrupt: false, durationMs: 1 }, signal);
+    await createPermissionRequestHook(r, ctx)({ toolName: 'mcp__web__ping', input: {}, toolUseId: 'toolu_2', suggestions: [], decisionReason: 'x', decisionReasonType: 'mode', mcpServer: { name: 'web', source: 'sdk' } }, signal);
+    expect(seen.map((x) => [x.input['hook_event_name'], x.input['mcp_server']])).toEqual([
+      ['PreToolUse', { name: 'web', source: 'sdk' }],
+      ['PostToolUse', { name: 'web', source: 'sdk' }],
+      ['PostToolUseFailure', { name: 'web', source: 'sdk' }],
+      ['PermissionRequest', { name: 'web', source: 'sdk' }],
+    ]);
+    // A built-in tool's inputs have no such field.
+    seen.length = 0;
+    await hooks.preToolUse(call, signal);
+    expect(Object.keys(seen[0]?.input ?? {})).not.toContain('mcp_server');
+  });
+});
+
 describe('command hooks', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agentd-hooks-'));
   const cmdCtx: HookContext = { ...ctx, cwd: () => dir };
