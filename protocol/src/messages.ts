@@ -125,6 +125,9 @@ export const ToolProgressDetail = z.strictObject({
   total_bytes: z.optional(z.number()),
   /** Bytes produced since the previous frame that were not included in `output` (rate/size cap). */
   dropped_bytes: z.optional(z.number()),
+  /** An MCP tool's newest `notifications/progress` numbers (`total` only when the server gave one). */
+  progress: z.optional(z.number()),
+  total: z.optional(z.number()),
 });
 
 export const ToolProgressFrame = z.strictObject({

@@ -190,6 +190,8 @@ export class Projector {
             ...(ev.progress.output !== undefined ? { output: ev.progress.output } : {}),
             ...(ev.progress.totalBytes !== undefined ? { total_bytes: ev.progress.totalBytes } : {}),
             ...(ev.progress.droppedBytes !== undefined ? { dropped_bytes: ev.progress.droppedBytes } : {}),
+            ...(ev.progress.progress !== undefined ? { progress: ev.progress.progress } : {}),
+            ...(ev.progress.total !== undefined ? { total: ev.progress.total } : {}),
           },
         });
       case 'api_retry':

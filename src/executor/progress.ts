@@ -18,6 +18,8 @@ export class ProgressShaper {
   /** Output the tool left undecoded: read at flush time (see ToolProgressUpdate.live). */
   private live: LiveOutput | undefined;
   private totalBytes = 0;
+  /** The newest MCP progress numbers: they go out with the next output frame (the latest wins when coalesced). */
+  private counts: { progress: number; total?: number } | undefined;
   private lastEmit: number;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeatTimer: ReturnType<typeof setInterval> | undefined;
@@ -46,6 +48,7 @@ export class ProgressShaper {
     const out = u.output ?? '';
     this.totalBytes = u.totalBytes ?? this.totalBytes + Buffer.byteLength(out);
     if (u.live) this.live = u.live;
+    if (u.progress !== undefined) this.counts = { progress: u.progress, ...(u.total !== undefined ? { total: u.total } : {}) };
     this.append(out);
     this.schedule();
   }
@@ -78,9 +81,14 @@ export class ProgressShaper {
       this.dropped += skippedBytes;
       this.append(text);
     }
-    if (this.stopped || (this.buffered.length === 0 && this.dropped === 0)) return;
+    if (this.stopped || (this.buffered.length === 0 && this.dropped === 0 && !this.counts)) return;
     const p: ProgressInfo = { kind: 'output', output: this.buffered, totalBytes: this.totalBytes };
     if (this.dropped > 0) p.droppedBytes = this.dropped;
+    if (this.counts) {
+      p.progress = this.counts.progress;
+      if (this.counts.total !== undefined) p.total = this.counts.total;
+      this.counts = undefined;
+    }
     this.buffered = '';
     this.dropped = 0;
     this.emit(p);

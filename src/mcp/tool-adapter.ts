@@ -116,7 +116,13 @@ export function adaptMcpTool(t: McpTool, o: AdaptOptions): AnyTool {
             signal: ctx.signal,
             timeout: o.timeoutMs,
             maxTotalTimeout: o.timeoutMs,
-            onprogress: (p) => ctx.progress({ kind: 'output', output: `${p.message ?? `${p.progress}${p.total !== undefined ? `/${p.total}` : ''}`}\n` }),
+            onprogress: (p) =>
+              ctx.progress({
+                kind: 'output',
+                output: `${p.message ?? `${p.progress}${p.total !== undefined ? `/${p.total}` : ''}`}\n`,
+                progress: p.progress,
+                ...(p.total !== undefined ? { total: p.total } : {}),
+              }),
           },
         )) as CallToolResult;
       } catch (e) {

@@ -115,6 +115,9 @@ export interface ProgressInfo {
   output?: string;
   totalBytes?: number;
   droppedBytes?: number;
+  /** The newest MCP progress numbers of the call, when its server sends them. */
+  progress?: number;
+  total?: number;
 }
 
 export type SessionEvent =

@@ -20,6 +20,9 @@ export interface ToolProgressUpdate {
   /** New output since the previous update (the executor rate-limits and caps what reaches the wire). */
   output?: string;
   totalBytes?: number;
+  /** An MCP server's `notifications/progress` numbers (`total` when the server knows it). */
+  progress?: number;
+  total?: number;
   /**
    * Output too fast to decode piece by piece: the executor reads it from here when it next sends a progress
    * frame, instead of the tool turning every chunk into text that would mostly be dropped.

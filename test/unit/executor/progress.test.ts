@@ -33,6 +33,23 @@ function liveSource(chunks: string[]): LiveOutput & { takes: number[] } {
 }
 
 describe('ProgressShaper', () => {
+  it('carries the newest MCP progress/total with the coalesced frame, once', () => {
+    const { s, sent } = shaper({ maxChars: 100 });
+    vi.advanceTimersByTime(300);
+    s.update({ kind: 'output', output: '1/4\n', progress: 1, total: 4 });
+    s.update({ kind: 'output', output: '2/4\n', progress: 2, total: 4 });
+    vi.advanceTimersByTime(300);
+    s.update({ kind: 'output', output: 'step\n', progress: 3 });
+    vi.advanceTimersByTime(300);
+    s.update({ kind: 'output', output: 'no numbers\n' });
+    s.stop();
+    expect(sent).toEqual([
+      { kind: 'output', output: '1/4\n2/4\n', totalBytes: 8, progress: 2, total: 4 },
+      { kind: 'output', output: 'step\n', totalBytes: 13, progress: 3 },
+      { kind: 'output', output: 'no numbers\n', totalBytes: 24 },
+    ]);
+  });
+
   it('coalesces output within an interval into one frame', () => {
     const { s, sent } = shaper();
     vi.advanceTimersByTime(300);

@@ -97,7 +97,7 @@ describe('McpHub with an SDK-host server', () => {
       { type: 'text', text: 'found x' },
       { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
     ]);
-    expect(progress).toEqual([{ kind: 'output', output: 'halfway\n' }]);
+    expect(progress).toEqual([{ kind: 'output', output: 'halfway\n', progress: 1, total: 2 }]);
     expect(hub.status()[0]).toMatchObject({ name: 'hosted', status: 'connected', serverInfo: { name: 'hosted', version: '0.1.0' }, source: 'sdk' });
     await hub.close();
   });
