@@ -65,6 +65,18 @@ export const McpReconnectRequest = z.looseObject({ subtype: z.literal('mcp_recon
 /** `toggleMcpServer(name, enabled)`: a disabled server is disconnected (status `disabled`) until enabled again. */
 export const McpToggleRequest = z.looseObject({ subtype: z.literal('mcp_toggle'), serverName: z.string(), enabled: z.boolean() });
 
+/**
+ * `setMcpPermissionModeOverride(serverName, mode)`: pins (or clears, with null) a per-server mode. Tighten-only:
+ * it applies only while the session mode would auto-allow. `askForTools` is Claude Code's internal field.
+ */
+export const SetMcpPermissionModeOverrideRequest = z.looseObject({
+  subtype: z.literal('set_mcp_permission_mode_override'),
+  serverName: z.string(),
+  mode: z.nullable(z.enum(['default', 'auto'])),
+  askForTools: z.optional(z.nullable(z.array(z.looseObject({ name: z.string() })))),
+});
+export const SetMcpPermissionModeOverrideResponse = z.strictObject({ warning: z.optional(z.string()) });
+
 /** `setMcpServers(servers)`: replaces the servers added this way (SDK servers as `{type:'sdk', name}`). */
 export const McpSetServersRequest = z.looseObject({ subtype: z.literal('mcp_set_servers'), servers: z.record(z.string(), z.unknown()) });
 
@@ -135,6 +147,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'mcp_reconnect',
   'mcp_toggle',
   'mcp_set_servers',
+  'set_mcp_permission_mode_override',
   'generate_session_title',
   'get_context_usage',
   'remote_control',
@@ -152,6 +165,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_reconnect: McpReconnectRequest,
   mcp_toggle: McpToggleRequest,
   mcp_set_servers: McpSetServersRequest,
+  set_mcp_permission_mode_override: SetMcpPermissionModeOverrideRequest,
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,

@@ -23,6 +23,8 @@ export interface HandlerDeps {
   mcpToggle: (server: string, enabled: boolean) => Promise<string | undefined>;
   /** `mcp_set_servers`: replaces the servers added this way; answers once they connected or failed. */
   mcpSetServers: (servers: Record<string, unknown>) => Promise<{ added: string[]; removed: string[]; errors: Record<string, string> }>;
+  /** `set_mcp_permission_mode_override`: stores (mode) or clears (null) a server's override; false: no such server known now. */
+  mcpModeOverride: (server: string, mode: 'default' | 'auto' | null) => boolean;
   /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
   mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
   /** What the next model request would carry (for `get_context_usage`). */
@@ -113,6 +115,19 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     mcp_toggle: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpToggle(req.serverName, req.enabled))),
 
     mcp_set_servers: async (req): Promise<HandlerResult> => ({ ok: true, response: await d.mcpSetServers(req.servers) }),
+
+    set_mcp_permission_mode_override: (req): HandlerResult => {
+      // Claude Code's internal per-tool list would need tools that allow themselves to ask: not built, so refused
+      // rather than ignored (ignoring it would leave those tools more permissive than the host asked for).
+      if (req.askForTools && req.askForTools.length > 0) {
+        return { ok: false, code: 'not_available', error: 'set_mcp_permission_mode_override: askForTools is not supported by agentd.' };
+      }
+      const known = d.mcpModeOverride(req.serverName, req.mode);
+      return {
+        ok: true,
+        response: known ? {} : { warning: `No MCP server named "${req.serverName}" is known${req.mode === null ? '' : '; the override is stored and applies once a server with that name connects'}.` },
+      };
+    },
 
     generate_session_title: async (req): Promise<HandlerResult> => {
       // Local unless the host asks for a model call: an editor asks at every new prompt, and a title is not worth

@@ -46,6 +46,11 @@ export interface PermissionLayerDeps {
   /** undefined: non-interactive (no --permission-prompt-tool stdio, or --permission-prompts none). */
   prompter: PermissionPrompter | undefined;
   permissionRequestHook?: PermissionRequestHook;
+  /**
+   * `set_mcp_permission_mode_override`: a server pinned to `default` or `auto` is not auto-allowed by
+   * bypassPermissions (agentd's `auto` has no classifier and asks as `default` does). Tighten-only.
+   */
+  mcpModeOverride?: (server: string) => 'default' | 'auto' | undefined;
   updates: UpdateTarget;
   logger: Logger;
   /** The read-only sandbox: under AGENTD_READONLY_SANDBOX=required without one, read-only commands ask. */
@@ -83,7 +88,9 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
   });
 
   const check = async (req: PermissionRequestInfo, signal: AbortSignal): Promise<PermissionVerdict> => {
-    const mode = deps.getMode();
+    const sessionMode = deps.getMode();
+    const override = req.tool.mcpServer ? deps.mcpModeOverride?.(req.tool.mcpServer.name) : undefined;
+    const mode = override !== undefined && sessionMode === 'bypassPermissions' ? 'default' : sessionMode;
     let d: Decision;
     try {
       const sandbox = deps.readOnlySandbox;

@@ -30,6 +30,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     mcpReconnect: async () => undefined,
     mcpToggle: async () => undefined,
     mcpSetServers: async () => ({ added: [], removed: [], errors: {} }),
+    mcpModeOverride: () => true,
     contextSnapshot: async () => EMPTY,
     persistTitle: (t) => persisted.push(t),
     ...over,
@@ -204,5 +205,30 @@ describe('get_context_usage', () => {
     const r = await h.get_context_usage({ subtype: 'get_context_usage', detail: 'summary' });
     expect(r.ok && r.response['categories']).toEqual([{ id: 'free_space', name: 'Free space', tokens: 1_000_000, color: 'promptBorder', kind: 'free' }]);
     expect(r.ok && r.response['rawMaxTokens']).toBe(1_000_000);
+  });
+});
+
+describe('set_mcp_permission_mode_override', () => {
+  it('stores and clears the override; an unknown server gets a warning; askForTools is refused', async () => {
+    const calls: unknown[] = [];
+    const { h } = handlers({ mcpModeOverride: (server, mode) => (calls.push([server, mode]), server === 'web') });
+    const req = (serverName: string, mode: 'default' | 'auto' | null, extra: Record<string, unknown> = {}) =>
+      h.set_mcp_permission_mode_override({ subtype: 'set_mcp_permission_mode_override', serverName, mode, ...extra });
+    expect(await req('web', 'default')).toEqual({ ok: true, response: {} });
+    expect(await req('typo', 'auto')).toEqual({
+      ok: true,
+      response: { warning: 'No MCP server named "typo" is known; the override is stored and applies once a server with that name connects.' },
+    });
+    expect(await req('typo', null)).toEqual({ ok: true, response: { warning: 'No MCP server named "typo" is known.' } });
+    expect(await req('web', 'default', { askForTools: [{ name: 'navigate' }] })).toEqual({
+      ok: false,
+      code: 'not_available',
+      error: 'set_mcp_permission_mode_override: askForTools is not supported by agentd.',
+    });
+    expect(calls).toEqual([
+      ['web', 'default'],
+      ['typo', 'auto'],
+      ['typo', null],
+    ]);
   });
 });

@@ -38,7 +38,7 @@ interface Rig {
   persisted: PermissionUpdateValue[];
 }
 
-function rig(opts: { interactive?: boolean; timeoutMs?: number; hook?: PermissionRequestHook } = {}): Rig {
+function rig(opts: { interactive?: boolean; timeoutMs?: number; hook?: PermissionRequestHook; mcpModeOverride?: PermissionLayerDeps['mcpModeOverride'] } = {}): Rig {
   const frames: OutboundFrame[] = [];
   let n = 0;
   const client = new ControlClient({ write: (f) => void frames.push(f) }, () => `req-${++n}`);
@@ -52,6 +52,7 @@ function rig(opts: { interactive?: boolean; timeoutMs?: number; hook?: Permissio
     analyzer,
     prompter: opts.interactive === false ? undefined : createHostPrompter({ client, onPending: (p) => pending.push(p), timeoutMs: opts.timeoutMs }),
     ...(opts.hook ? { permissionRequestHook: opts.hook } : {}),
+    ...(opts.mcpModeOverride ? { mcpModeOverride: opts.mcpModeOverride } : {}),
     updates: {
       rules,
       setMode: (m) => {
@@ -214,5 +215,33 @@ describe('fail closed', () => {
     const r = rig({ hook: async () => ({ behavior: 'deny', message: 'policy says no', source: 'hook:policy' }) });
     expect(await r.layer.check(req('make'), new AbortController().signal)).toMatchObject({ behavior: 'deny', message: 'policy says no', meta: { source: 'hook' } });
     expect(r.frames.map((f) => f.type)).toEqual(['control_request', 'control_cancel_request']);
+  });
+});
+
+describe('set_mcp_permission_mode_override in the layer', () => {
+  const mcpTool = (server: string): AnyTool => ({
+    ...Bash,
+    name: `mcp__${server}__go`,
+    mcpServer: { name: server, source: 'dynamic' },
+    permissionSubject: () => ({ kind: 'none' }),
+  });
+  const call = (tool: AnyTool): PermissionRequestInfo => ({ tool, input: {}, toolUseId: 't', hook: undefined, shared: { cwd, additionalDirectories: [] } });
+
+  it('a pinned server is not auto-allowed by bypassPermissions (tighten-only); others still are', async () => {
+    const overrides = new Map<string, 'default' | 'auto'>([['web', 'default'], ['cls', 'auto']]);
+    const r = rig({ interactive: false, mcpModeOverride: (s) => overrides.get(s) });
+    r.mode.current = 'bypassPermissions';
+    const signal = new AbortController().signal;
+    for (const server of ['web', 'cls']) {
+      const v = await r.layer.check(call(mcpTool(server)), signal);
+      expect(v).toMatchObject({ behavior: 'deny', meta: { decidedBy: 'mode:default' } });
+      expect(v.behavior === 'deny' ? v.message : '').toMatch(
+        new RegExp(`^mcp__${server}__go was denied: it needs permission \\(mcp__${server}__go needs permission\\.\\) and no one can be asked in this session`),
+      );
+    }
+    expect(await r.layer.check(call(mcpTool('free')), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mode:bypassPermissions' } });
+    expect(await r.layer.check(req('rm -rf x'), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mode:bypassPermissions' } });
+    overrides.delete('web');
+    expect(await r.layer.check(call(mcpTool('web')), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mode:bypassPermissions' } });
   });
 });
