@@ -83,6 +83,19 @@ export class McpNeedsAuthError extends Error {
   }
 }
 
+/**
+ * A remote server that is gone: its Streamable HTTP session is unknown to it (404: it restarted) or it cannot be
+ * reached at all. The MCP SDK never closes a remote transport on its own, so this is where a drop is seen.
+ */
+function remoteDropped(e: unknown): string | undefined {
+  if (e instanceof StreamableHTTPError && e.code === 404) return `the server no longer knows the session (${e.message})`;
+  if (e instanceof TypeError && e.message === 'fetch failed') {
+    const cause = e.cause instanceof Error ? e.cause.message : '';
+    return `the server cannot be reached${cause ? ` (${cause})` : ''}`;
+  }
+  return undefined;
+}
+
 function isUnauthorized(e: unknown): boolean {
   if (e instanceof UnauthorizedError) return true;
   return (e instanceof StreamableHTTPError || e instanceof SseError) && e.code === 401;
@@ -184,6 +197,13 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
   let lastError: string | undefined;
   client.onerror = (e) => {
     lastError = e.message;
+    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e) : undefined;
+    if (dropped === undefined) return;
+    // Reported once, as a closed connection: the hub redials it. This connection is finished; it is closed on the
+    // next turn of the event loop so the failing call gets its own error rather than "Connection closed".
+    closing = true;
+    d.onClosed(dropped);
+    setImmediate(() => void client.close().catch(() => undefined));
   };
   client.onclose = () => {
     if (established && !closing) d.onClosed(stdioReason(transport, lastError ?? 'the connection closed'));

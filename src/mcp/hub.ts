@@ -1,8 +1,9 @@
 // The session's MCP servers: their states (pending → connected | failed), their tools in the session's registry,
 // and their shutdown. Connections start in the background and never delay `initialize`; the first model request
 // waits for pending ones up to a budget (`settled`). The MCP SDK itself is loaded only when a server is
-// actually connected (dist/agentd-mcp.js). A stdio server whose process goes away after it connected is redialled
-// with backoff (pending meanwhile), and failed with the reason once the tries are used up.
+// actually connected (dist/agentd-mcp.js). A stdio server whose process goes away after it connected, or a
+// Streamable HTTP server that forgot its session or cannot be reached, is redialled with backoff (pending
+// meanwhile), and failed with the reason once the tries are used up.
 import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec, McpSource } from './config.js';
@@ -37,7 +38,7 @@ export interface McpHubDeps extends Omit<ConnectDeps, 'onClosed' | 'registerDeli
   logger: Logger;
   /** Loads the connection code (the lazy bundle). Injected so tests can count or replace it. */
   load?: () => Promise<McpRuntime>;
-  /** Waits before each redial of a dropped stdio server (default 1 s, 2 s, 4 s); `[]` turns redialling off. */
+  /** Waits before each redial of a dropped stdio or remote server (default 1 s, 2 s, 4 s); `[]` turns redialling off. */
   redialDelaysMs?: readonly number[];
   /** A connection that lived this long before dropping starts again from the first delay (default 60 s). */
   redialStableMs?: number;
@@ -323,7 +324,7 @@ export class McpHub {
           delete e.conn;
           this.fail(e, `disconnected: ${reason}`);
           this.syncResourceTools();
-          if (spec.kind === 'stdio') e.done = this.redial(e, reason);
+          if (spec.kind === 'stdio' || spec.kind === 'remote') e.done = this.redial(e, reason);
         },
       });
       // Closed, disabled or reconnected meanwhile: this connection is not wanted any more.

@@ -125,4 +125,76 @@ describe('remote MCP servers', () => {
     ]);
     await hub.close();
   });
+
+  it('Streamable HTTP: a server that restarted (404 for the session) is redialled and its tools come back', async () => {
+    const seen: string[] = [];
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    let starts = 0;
+    const base = await listen(async (req, res) => {
+      const sid = req.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const t = sessions.get(sid);
+        if (!t) {
+          res.writeHead(404).end('unknown session');
+          return;
+        }
+        await t.handleRequest(req, res);
+        return;
+      }
+      starts++;
+      const t: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => `s${starts}`, onsessioninitialized: (id) => void sessions.set(id, t) });
+      await mcpServer(seen).connect(t);
+      await t.handleRequest(req, res);
+    });
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools, { redialDelaysMs: [0] });
+    hub.start();
+    hub.add([{ kind: 'remote', name: 'web', source: 'dynamic', config: { type: 'http', url: `${base}/mcp` } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'web', status: 'connected', source: 'dynamic' }]);
+    const ping = tools.get('mcp__web__ping') as AnyTool;
+    // The server "restarts": every session it had is gone.
+    for (const t of sessions.values()) await t.close();
+    sessions.clear();
+    await expect(ping.call({}, ctx())).rejects.toThrow(/unknown session/);
+    expect(hub.initList()).toEqual([
+      { name: 'web', status: 'pending', source: 'dynamic', error: expect.stringMatching(/^disconnected: the server no longer knows the session \(.*unknown session\); redialling \(1 of 1\)$/) },
+    ]);
+    expect(tools.get('mcp__web__ping')).toBeUndefined();
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'web', status: 'connected', source: 'dynamic' }]);
+    expect((await (tools.get('mcp__web__ping') as AnyTool).call({}, ctx())).content).toBe('pong');
+    expect(starts).toBe(2);
+    await hub.close();
+    for (const t of sessions.values()) await t.close();
+  });
+
+  it('Streamable HTTP: a server that is gone is redialled, then failed with both reasons', async () => {
+    const base = await listen(async (req, res) => {
+      const server = mcpServer([]);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => void transport.close());
+      await server.connect(transport);
+      await transport.handleRequest(req, res);
+    });
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools, { redialDelaysMs: [0] });
+    hub.start();
+    hub.add([{ kind: 'remote', name: 'web', source: 'dynamic', config: { type: 'http', url: `${base}/mcp` } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()[0]?.status).toBe('connected');
+    const srv = servers.splice(0)[0];
+    await new Promise((r) => {
+      srv?.close(r);
+      srv?.closeAllConnections();
+    });
+    await expect((tools.get('mcp__web__ping') as AnyTool).call({}, ctx())).rejects.toThrow(/fetch failed/);
+    expect(hub.initList()[0]).toMatchObject({ status: 'pending', error: expect.stringMatching(/^disconnected: the server cannot be reached \(.+\); redialling \(1 of 1\)$/) });
+    await hub.settled(20_000);
+    expect(hub.initList()[0]).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^disconnected: the server cannot be reached \(.*\); redialling failed \(1 of 1\), the last: .*fetch failed/),
+    });
+    await hub.close();
+  });
 });
