@@ -218,12 +218,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const lifecycle = createLifecycleHooks(hookRunner, hookCtx);
   const paths = settingsPaths(configDir, io.cwd);
   const trustedGitDir = discoverGitDir(io.cwd);
-  // set_mcp_permission_mode_override: by server name, kept for a server that connects later (as Claude Code does).
-  const mcpModeOverrides = new Map<string, 'default' | 'auto'>();
   const permissions = createPermissionLayer({
     rules,
     getMode: () => settings.permissionMode,
-    mcpModeOverride: (server) => mcpModeOverrides.get(server),
+    mcpModeOverride: (server) => mcp.modeOverride(server),
     analyzer: shellAnalyzer,
     readOnlySandbox,
     prompter: choosePrompter(opts, logger, {
@@ -345,11 +343,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpReconnect: (server) => mcp.reconnect(server),
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
-      mcpModeOverride: (server, mode) => {
-        if (mode === null) mcpModeOverrides.delete(server);
-        else mcpModeOverrides.set(server, mode);
-        return mcp.status().some((s) => s.name === server);
-      },
+      mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
       contextSnapshot: async () => {
         // The tool definitions are part of the context: load them now if no turn has yet.
         warmUp();

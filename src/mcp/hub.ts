@@ -82,6 +82,8 @@ export class McpHub {
   private runtime: McpRuntime | undefined;
   private resourceToolsAdded = false;
   private started = false;
+  /** set_mcp_permission_mode_override, by server name: kept for a server that connects later (as Claude Code does). */
+  private readonly modeOverrides = new Map<string, 'default' | 'auto'>();
 
   constructor(private readonly d: McpHubDeps) {}
 
@@ -154,6 +156,17 @@ export class McpHub {
     if (e.deliver) e.deliver(message);
     else if (e.early.length < 100) e.early.push(message);
     return true;
+  }
+
+  /** Stores (or clears, with null) a server's permission-mode override; false when no server has that name now. */
+  setModeOverride(name: string, mode: 'default' | 'auto' | null): boolean {
+    if (mode === null) this.modeOverrides.delete(name);
+    else this.modeOverrides.set(name, mode);
+    return this.entries.has(name);
+  }
+
+  modeOverride(name: string): 'default' | 'auto' | undefined {
+    return this.modeOverrides.get(name);
   }
 
   /** For system/init. */

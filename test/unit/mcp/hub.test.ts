@@ -188,3 +188,15 @@ describe('McpHub with an SDK-host server', () => {
     await hub.close();
   });
 });
+
+describe('McpHub permission-mode overrides', () => {
+  it('stores and clears an override by name, known server or not', () => {
+    const hub = makeSharedHub(new ToolRegistry([]));
+    hub.add([{ kind: 'invalid', name: 'web', source: 'dynamic', reason: 'x', config: {} }]);
+    expect(hub.setModeOverride('web', 'default')).toBe(true);
+    expect(hub.setModeOverride('later', 'auto')).toBe(false);
+    expect([hub.modeOverride('web'), hub.modeOverride('later'), hub.modeOverride('other')]).toEqual(['default', 'auto', undefined]);
+    expect(hub.setModeOverride('web', null)).toBe(true);
+    expect(hub.modeOverride('web')).toBeUndefined();
+  });
+});
