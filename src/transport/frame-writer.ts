@@ -79,9 +79,11 @@ export class FrameWriter {
    * it will be written.
    */
   private queueJson(json: string, frame: unknown): Promise<void> | undefined {
-    let line = this.opts.redact ? this.opts.redact(json) : json;
+    let line = json;
     // Cheap upper bound first: UTF-8 needs at most 3 bytes per UTF-16 unit.
     if (line.length * 3 > this.opts.maxLineBytes) {
+      // Measured as it will be written: redacted (the batch is redacted again at flush; that finds nothing more).
+      if (this.opts.redact) line = this.opts.redact(line);
       line = escapeLineSeparators(line);
       const bytes = Buffer.byteLength(line);
       if (bytes > this.opts.maxLineBytes) line = this.shrink(frame ?? (JSON.parse(line) as unknown), bytes);
@@ -141,11 +143,14 @@ export class FrameWriter {
       if (!this.needDrain) this.release();
       return;
     }
-    // Every line's U+2028/U+2029 are escaped here, once per batch (see queueJson).
+    // Every line's U+2028/U+2029 are escaped here, once per batch (see queueJson), and agentd's secrets redacted:
+    // a secret holds no newline, so a match in the batch is a match in one of its lines, and scanning the batch
+    // once does not flatten each line's rope on the stream_event hot path.
     // Handed over as bytes: a batch the pipe cannot take at once waits in the stream's buffer, and as a string
     // it would be copied by every young-generation GC until the host reads it; a Buffer's bytes live outside
     // the JS heap (the encoding to UTF-8 happens once either way).
-    const chunk = Buffer.from(escapeLineSeparators(this.pending), 'utf8');
+    const text = escapeLineSeparators(this.pending);
+    const chunk = Buffer.from(this.opts.redact ? this.opts.redact(text) : text, 'utf8');
     this.pending = '';
     this.pendingBytes = 0;
     const ok = this.out.write(chunk, this.written);

@@ -67,6 +67,22 @@ const lines = (text: string): unknown[] =>
     .map((l) => JSON.parse(l) as unknown);
 
 describe('FrameWriter format', () => {
+  it('redacts secrets in every line, frames and pre-serialised lines alike, and in a line measured against the cap', async () => {
+    const out = new HeldWritable(1 << 20);
+    out.auto = true;
+    const redact = (t: string): string => t.split('sk-secret-123').join('[REDACTED]');
+    const w = writer(out, { redact, maxLineBytes: 300 });
+    void w.write({ type: 'a', text: 'key sk-secret-123 twice sk-secret-123' });
+    void w.writeLine(JSON.stringify({ type: 'b', text: 'sk-secret-123' }));
+    void w.write({ type: 'c', text: `${'x'.repeat(120)} sk-secret-123` });
+    await turn();
+    expect(lines(out.chunks.join(''))).toEqual([
+      { type: 'a', text: 'key [REDACTED] twice [REDACTED]' },
+      { type: 'b', text: '[REDACTED]' },
+      { type: 'c', text: `${'x'.repeat(120)} [REDACTED]` },
+    ]);
+  });
+
   it('writes one line per frame, ended by \\n only, with U+2028/U+2029 escaped', async () => {
     const out = new HeldWritable(1 << 20);
     out.auto = true;
