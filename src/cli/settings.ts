@@ -13,7 +13,7 @@
 //  - both: their command hooks run (as in Claude Code) but cannot allow a call or add permissions (Claude Code lets
 //    a project hook's "allow" run Bash unasked); they can still deny or ask.
 // Deny and ask rules, and the other modes, only restrict and are always honoured.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
@@ -22,6 +22,7 @@ import { type PermissionModeName, normalizeMode } from '../permissions/modes.js'
 import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
 import type { PermissionUpdateValue } from '../permissions/updates.js';
 import { StartupError } from './options.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 const CommandHook = z.looseObject({
   type: z.optional(z.string()),
@@ -90,10 +91,7 @@ function readTrustStore(path: string): Record<string, string> {
 function recordTrusted(store: string, file: string, text: string): void {
   const data = readTrustStore(store);
   data[file] = text;
-  mkdirSync(dirname(store), { recursive: true });
-  const tmp = `${store}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, store);
+  writeFileAtomic(store, `${JSON.stringify(data, null, 2)}\n`, 0o600);
 }
 
 export interface SettingsPaths {
@@ -234,10 +232,7 @@ export function persistUpdate(path: string, u: PermissionUpdateValue, trustStore
       break;
   }
   data['permissions'] = perms;
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.agentd-${process.pid}.tmp`;
   const text = `${JSON.stringify(data, null, 2)}\n`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+  writeFileAtomic(path, text);
   if (trustStore !== undefined) recordTrusted(trustStore, path, text);
 }

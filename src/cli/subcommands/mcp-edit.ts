@@ -3,11 +3,12 @@
 // Messages, exit codes and file layout (2-space JSON, no trailing newline) follow the reference binary; every other
 // key of the files is kept, and a file is replaced atomically (temporary file + rename), never half-written.
 // A file that exists but is not a JSON object is refused (exit 1), never overwritten.
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { globalConfigFile, type McpScope } from './mcp.js';
 import { peekJsonFile } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 
 type Json = Record<string, unknown>;
 const SCOPES: readonly McpScope[] = ['local', 'user', 'project'];
@@ -147,24 +148,15 @@ function load(scope: McpScope, io: SubcommandIO): Target {
 
 /** Write to a sibling temporary file and rename over: a reader sees the old file or the new one, never a torn one. */
 function save(t: Target): void {
-  try {
-    mkdirSync(dirname(t.file), { recursive: true });
-  } catch (e) {
-    throw new Refusal(`Cannot write ${t.file}: ${e instanceof Error ? e.message : String(e)}`);
-  }
   let mode = t.file.endsWith('.claude.json') ? 0o600 : 0o644;
   try {
     mode = statSync(t.file).mode & 0o777;
   } catch {
     // New file: the default mode above.
   }
-  const tmp = `${t.file}.agentd-${process.pid}.tmp`;
   try {
-    writeFileSync(tmp, JSON.stringify(t.root, null, 2), { mode });
-    chmodSync(tmp, mode);
-    renameSync(tmp, t.file);
+    writeFileAtomic(t.file, JSON.stringify(t.root, null, 2), mode);
   } catch (e) {
-    rmSync(tmp, { force: true });
     throw new Refusal(`Cannot write ${t.file}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
