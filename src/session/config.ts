@@ -92,6 +92,9 @@ export interface SessionDeps {
   progress: ProgressOptions;
   /** Shared tool context (cwd may be changed by tools). */
   initialShared: SharedToolContext;
-  /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
-  ready?: Promise<void>;
+  /**
+   * Called when the first turn starts; resolves when everything it needs is loaded (the tools load after
+   * start-up; MCP servers declared by then are waited for, within their budget).
+   */
+  ready?: () => Promise<void>;
 }
