@@ -84,11 +84,18 @@ export class McpNeedsAuthError extends Error {
 }
 
 /**
- * A remote server that is gone: its Streamable HTTP session is unknown to it (404: it restarted) or it cannot be
- * reached at all. The MCP SDK never closes a remote transport on its own, so this is where a drop is seen.
+ * A remote server that is gone: its session is unknown to it (404: it restarted), it cannot be reached at all,
+ * or (SSE) its event stream was lost. The MCP SDK never closes a remote transport on its own, so this is where a
+ * drop is seen.
  */
-function remoteDropped(e: unknown): string | undefined {
+function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
   if (e instanceof StreamableHTTPError && e.code === 404) return `the server no longer knows the session (${e.message})`;
+  if (type === 'sse') {
+    // The event stream carries every answer: once it is lost, answers to requests in flight are lost with it,
+    // and the EventSource's own reconnect would open a session the server never saw initialised. Redialled.
+    if (e instanceof SseError) return `the event stream was lost (${e.message || `code ${String(e.code)}`})`;
+    if (e instanceof Error && e.message.startsWith('Error POSTing to endpoint (HTTP 404)')) return `the server no longer knows the session (${e.message})`;
+  }
   if (e instanceof TypeError && e.message === 'fetch failed') {
     const cause = e.cause instanceof Error ? e.cause.message : '';
     return `the server cannot be reached${cause ? ` (${cause})` : ''}`;
@@ -197,7 +204,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
   let lastError: string | undefined;
   client.onerror = (e) => {
     lastError = e.message;
-    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e) : undefined;
+    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e, spec.config.type) : undefined;
     if (dropped === undefined) return;
     // Reported once, as a closed connection: the hub redials it. This connection is finished; it is closed on the
     // next turn of the event loop so the failing call gets its own error rather than "Connection closed".

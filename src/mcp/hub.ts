@@ -2,7 +2,7 @@
 // and their shutdown. Connections start in the background and never delay `initialize`; the first model request
 // waits for pending ones up to a budget (`settled`). The MCP SDK itself is loaded only when a server is
 // actually connected (dist/agentd-mcp.js). A stdio server whose process goes away after it connected, or a
-// Streamable HTTP server that forgot its session or cannot be reached, is redialled with backoff (pending
+// remote server that forgot its session, lost its SSE stream or cannot be reached, is redialled with backoff (pending
 // meanwhile), and failed with the reason once the tries are used up.
 import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
