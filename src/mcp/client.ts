@@ -6,7 +6,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec } from './config.js';
 import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.js';
@@ -229,7 +229,17 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
           source: spec.source,
           timeoutMs: perServer ?? d.toolTimeoutMs,
           maxOutputChars: d.maxOutputChars,
-          call: (params, opts) => client.callTool(params, undefined, opts),
+          call: async (params, opts) => {
+            try {
+              return await client.callTool(params, undefined, opts);
+            } catch (e) {
+              // "Connection closed" alone does not say why: the transport's last error does (e.g. an oversized answer).
+              if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed && lastError && !e.message.includes(lastError)) {
+                throw new Error(`${e.message}: ${lastError}`);
+              }
+              throw e;
+            }
+          },
         }),
       );
     if (client.getServerCapabilities()?.tools?.listChanged && d.onToolsChanged) {
