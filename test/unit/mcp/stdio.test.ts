@@ -75,6 +75,19 @@ describe('misbehaving stdio servers', () => {
     await hub.close();
   }, 60_000);
 
+  it('two servers whose tool names normalise alike: each name has one owner (the first to connect), both are connected', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('f.x', process.execPath, [FIXTURE]), stdio('f_x', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect(hub.initList().map((x) => [x.name, x.status])).toEqual([
+      ['f.x', 'connected'],
+      ['f_x', 'connected'],
+    ]);
+    expect(tools.names().filter((n) => n === 'mcp__f_x__echo')).toEqual(['mcp__f_x__echo']);
+    expect((await (tools.get('mcp__f_x__echo') as AnyTool).call({ text: 'one' }, ctx())).content).toBe('echo:one');
+    await hub.close();
+  });
+
   it('a server that dies mid-call: the call is an error naming the server, and the server is failed', async () => {
     const { hub, tools, groups } = setup();
     hub.add([stdio('fx', process.execPath, [FIXTURE])]);
