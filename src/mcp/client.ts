@@ -21,6 +21,11 @@ export interface ConnectDeps {
   port: McpMessagePort | undefined;
   trackProcessGroup(pgid: number): () => void;
   killGroup(pgid: number): Promise<void>;
+  /**
+   * The fetch remote (Streamable HTTP and SSE) servers are reached with: the one place a proxy-aware fetch is
+   * plugged in. Default: the global fetch.
+   */
+  fetch?: typeof fetch;
   /** Bounds the handshake (initialize + tools/list). */
   connectTimeoutMs: number;
   /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
@@ -124,7 +129,8 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
     case 'remote': {
       const url = new URL(spec.config.url);
       const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
-      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      const opts = { requestInit, ...(d.fetch ? { fetch: d.fetch } : {}) };
+      return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }
     case 'sdk':
     {
