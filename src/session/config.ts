@@ -73,6 +73,9 @@ export interface SessionDeps {
   initialShared: SharedToolContext;
   /** Opens a nested loop's sidechain transcript (absent: nested loops are not recorded). */
   sidechainRecorder?: (agentId: string) => SidechainRecorder;
-  /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
-  ready?: Promise<void>;
+  /**
+   * Called when the first turn starts; resolves when everything it needs is loaded (the tools load after
+   * start-up; MCP servers declared by then are waited for, within their budget).
+   */
+  ready?: () => Promise<void>;
 }

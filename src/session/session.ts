@@ -147,7 +147,7 @@ export class Session {
       try {
         if (!this.started) {
           this.started = true;
-          await this.deps.ready;
+          await this.deps.ready?.();
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
           for (const ctx of ss.additionalContext) {
             const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;
