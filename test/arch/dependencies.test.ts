@@ -35,7 +35,7 @@ function target(from: string, spec: string): string {
   return relative(ROOT, join(ROOT, from, '..', spec));
 }
 
-const CORE = ['src/session/', 'src/agents/', 'src/executor/', 'src/tools/', 'src/permissions/', 'src/hooks/', 'src/model/'];
+const CORE = ['src/session/', 'src/agents/', 'src/compaction/', 'src/executor/', 'src/tools/', 'src/permissions/', 'src/hooks/', 'src/model/'];
 const ADAPTERS = ['protocol/', 'src/transport/', 'src/control/', 'src/cli/'];
 
 describe('architecture', () => {
