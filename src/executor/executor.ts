@@ -8,7 +8,7 @@
 // that cannot start (a barrier: nothing behind an exclusive call starts early).
 import type { Logger } from '../log/logger.js';
 import type { ToolResultBlock, ToolUseBlock } from '../model/types.js';
-import type { DecisionMeta, PermissionDenialInfo, SessionEvent, ToolOutcomeKind } from '../session/events.js';
+import type { DecisionMeta, PermissionDenialInfo, SessionEvent, ToolOutcomeKind } from '../thread/events.js';
 import { AbortReason, reasonOf } from '../util/abort.js';
 import type { AnyTool, SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import * as msg from './messages.js';

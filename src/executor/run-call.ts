@@ -2,7 +2,7 @@
 // validateInput → PreToolUse hooks → permission → call (with progress and abort) → result mapping →
 // PostToolUse (or PostToolUseFailure) hooks. A tool cannot skip a step; every error becomes a result.
 import type { ToolResultBlock, ToolResultContent, ToolUseBlock } from '../model/types.js';
-import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../session/events.js';
+import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../thread/events.js';
 import type { AnyTool, ContextModifier, ToolProgressUpdate } from '../tools/tool.js';
 import type { ExecutorDeps } from './executor.js';
 import * as msg from './messages.js';

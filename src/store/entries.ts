@@ -3,7 +3,7 @@
 // names and order of CLI 2.1.330 so every reader of Claude Code transcripts reads agentd's unchanged.
 import * as z from 'zod/mini';
 import type { AssistantBlock, UserBlock } from '../model/types.js';
-import type { DecisionMeta, ModelUsageTotals } from '../session/events.js';
+import type { DecisionMeta, ModelUsageTotals } from '../thread/events.js';
 
 /** The CLI version agentd's transcripts claim to come from (the protocol version agentd implements). */
 export const TRANSCRIPT_VERSION = '2.1.330';

@@ -5,7 +5,7 @@ import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { ApiMessage } from '../model/types.js';
-import type { ModelUsageTotals } from '../session/events.js';
+import type { ModelUsageTotals } from '../thread/events.js';
 import { isUuid } from '../util/ids.js';
 import { type EntryContext, TRANSCRIPT_VERSION } from './entries.js';
 import { SessionLoadError } from './errors.js';

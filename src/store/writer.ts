@@ -6,8 +6,8 @@ import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSyn
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { UserBlock } from '../model/types.js';
-import type { RecordedEvent, TranscriptRecorder } from '../session/config.js';
-import type { ModelUsageTotals } from '../session/events.js';
+import type { RecordedEvent, TranscriptRecorder } from '../thread/recorder.js';
+import type { ModelUsageTotals } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
 import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, userEntry } from './entries.js';
 
