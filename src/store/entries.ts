@@ -162,6 +162,8 @@ export const UserEntryIn = z.looseObject({
   parentUuid: ParentUuid,
   isMeta: z.optional(z.boolean()),
   isVisibleInTranscriptOnly: z.optional(z.boolean()),
+  /** The summary a compacted chain starts from: marked transcript-only, but it is what the model continues from. */
+  isCompactSummary: z.optional(z.boolean()),
   message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(OpaqueBlock)]) }),
 });
 export type UserEntryIn = z.infer<typeof UserEntryIn>;
