@@ -8,7 +8,7 @@ import type { PermissionModeName } from '../permissions/modes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import type { EventSink } from '../thread/events.js';
-import type { TranscriptRecorder } from '../thread/recorder.js';
+import type { SidechainRecorder, TranscriptRecorder } from '../thread/recorder.js';
 import type { RetryPolicy } from './retry.js';
 import type { SystemPromptSpec } from './system-prompt.js';
 
@@ -79,6 +79,8 @@ export interface SessionDeps {
   initialShared: SharedToolContext;
   /** Automatic compaction, /compact and prompt-too-long recovery; absent: the thread is never compacted. */
   compaction?: LoopCompaction;
+  /** Opens a nested loop's sidechain transcript (absent: nested loops are not recorded). */
+  sidechainRecorder?: (agentId: string) => SidechainRecorder;
   /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
   ready?: Promise<void>;
 }

@@ -8,6 +8,7 @@ import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionOptions, SessionSettings } from './config.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { Thread } from '../thread/thread.js';
+import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
 import { runCompactTurn } from './compact-turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
@@ -95,6 +96,25 @@ export class Session {
     this.queue.close();
     const cur = this.current;
     if (cur && !cur.controller.signal.aborted) cur.controller.abort(reason);
+  }
+
+  /**
+   * Runs a nested agent loop for a tool call (a subagent): its own thread, prompt and tools, this session's
+   * services and host; its events carry `spec.parentToolUseId`. Ends when the loop's turn ends or `spec.signal` aborts.
+   */
+  runNested(spec: NestedLoopSpec): Promise<NestedLoopOutcome> {
+    return runNestedLoop(
+      {
+        services: this.deps,
+        ledger: this.ledger,
+        shared: this.shared,
+        sink: (ev) => this.emit(ev),
+        sidechainRecorder: this.deps.sidechainRecorder,
+        sessionId: this.id,
+        betas: this.opts.betas,
+      },
+      spec,
+    );
   }
 
   setModel(model: string): void {

@@ -18,6 +18,11 @@ export type RecordedEvent =
 
 export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
 
+/** A nested loop's own transcript (a subagent's sidechain file): closed when the loop ends. */
+export interface SidechainRecorder extends TranscriptRecorder {
+  close(): void;
+}
+
 /** The events a loop reports that are part of its conversation, and so are recorded before they are reported. */
 export function isRecorded(ev: SessionEvent): ev is Extract<SessionEvent, { type: 'assistant_block' | 'tool_result' | 'user_text' }> {
   return ev.type === 'assistant_block' || ev.type === 'tool_result' || ev.type === 'user_text';

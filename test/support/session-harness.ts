@@ -36,6 +36,7 @@ export function sessionHarness(opts: {
   turnHooks?: TurnHooks;
   permissions?: PermissionGate;
   recorder?: TranscriptRecorder;
+  sidechainRecorder?: (agentId: string) => TranscriptRecorder & { close(): void };
   emitStreamEvents?: boolean;
   compaction?: LoopCompaction;
 }): SessionHarness {
@@ -73,6 +74,7 @@ export function sessionHarness(opts: {
       permissions: opts.permissions ?? passThroughPermissions,
       toolEnv: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: tmpdir() }),
       recorder: opts.recorder ?? nullRecorder,
+      ...(opts.sidechainRecorder ? { sidechainRecorder: opts.sidechainRecorder } : {}),
       logger,
       now: () => Date.now(),
       newUuid: () => `u${++n}`,
