@@ -42,7 +42,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
@@ -260,13 +260,15 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     logger,
   });
   const mcpStarted = toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost()));
+  const turnHooks = createTurnHooks(hookRunner, hookCtx);
   const session: Session = new Session(
     {
       model,
       sink: projector,
       tools,
       hooks: createToolHooks(hookRunner, hookCtx),
-      turnHooks: createTurnHooks(hookRunner, hookCtx),
+      turnHooks,
+      compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
       toolEnv,
       recorder: opened.recorder,
