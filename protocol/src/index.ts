@@ -52,6 +52,7 @@ import {
   SystemStatusFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemAgentdWarningFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -93,6 +94,7 @@ export const OutboundFrame = z.union([
   SystemHookResponseFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

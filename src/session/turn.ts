@@ -1,4 +1,5 @@
 // One turn: a user message in, model rounds and tool batches until the model stops, exactly one TurnResult out.
+import { platform as osPlatform } from 'node:os';
 import type { CallRecord } from '../executor/executor.js';
 import type { AssistantBlock, ModelApiError, ModelRequest, ThinkingConfig, UserBlock } from '../model/types.js';
 import { reasonOf } from '../util/abort.js';
@@ -138,7 +139,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
       max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
       system: buildSystemBlocks(settings.systemPrompt, {
         cwd: tc.shared.current.cwd,
-        platform: process.platform,
+        platform: osPlatform(),
         date: new Date(deps.now()).toISOString().slice(0, 10),
         model,
         additionalDirectories: tc.shared.current.additionalDirectories,

@@ -22,7 +22,8 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
   const h = createControlHandlers({
     session: harness.session,
     initialize: () => ({}),
-    canBypass: false,
+    bypassRefusal: 'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
+    disabledModes: new Map(),
     defaultModel: 'claude-test',
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
