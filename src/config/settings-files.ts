@@ -152,6 +152,8 @@ export function readSettingsLayers(input: ReadLayersInput): ReadLayers {
   const layers: SettingsLayer[] = [];
   const problems: SettingsProblem[] = [];
   const file = (source: LayerSource, path: string, baseDir: string): void => {
+    // Started in the home directory, the project file is the user file: read once, as the user's.
+    if (layers.some((l) => l.file === path) || problems.some((p) => p.file === path)) return;
     const t = readText(path);
     if (t === undefined) return;
     if (!t.ok) {
