@@ -3,7 +3,7 @@
 // policy that disables bypass mode refuses it at start-up and in setPermissionMode; a settings file that is not
 // JSON is reported (system/agentd_warning) and skipped while the session runs.
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
@@ -36,6 +36,17 @@ describe('settings through the SDK', () => {
     writeFileSync(join(run.home, '.claude/settings.json'), JSON.stringify({ env: { A_VAR: 'user', B_VAR: 'user' } }));
     const msgs = await collect(query({ prompt: 'run it', options: run.options({ settingSources: ['user'], settings: { env: { B_VAR: 'flag' } }, allowedTools: ['Bash'] }) }));
     expect(toolResults(msgs)).toEqual([['toolu_bash', false, 'user/flag']]);
+  });
+
+  it('the settings `env` reaches command hooks too', async () => {
+    const run = scriptedRun(bashScenario('true'));
+    const out = join(run.cwd, 'hook-saw.txt');
+    const settings = {
+      env: { HOOK_SETTING_VAR: 'seen-by-hook' },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `printf '%s' "$HOOK_SETTING_VAR" > ${JSON.stringify(out)}` }] }] },
+    };
+    await collect(query({ prompt: 'run it', options: run.options({ settingSources: [], settings, allowedTools: ['Bash'] }) }));
+    expect(readFileSync(out, 'utf8')).toBe('seen-by-hook');
   });
 
   it('a settings file that is not JSON is reported and skipped; the session runs', async () => {
@@ -77,6 +88,13 @@ describe('managed policy through the SDK', () => {
     expect(results.map(([id, isError]) => [id, isError])).toEqual([['toolu_bash', true]]);
     expect(results[0]?.[2]).toMatch(/denied by the rule Bash \(policySettings\)/);
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [{ tool_name: 'Bash', tool_use_id: 'toolu_bash' }] });
+  });
+
+  it("the SDK's sandbox option, which agentd cannot honour here, is refused at start-up (never run unsandboxed)", async () => {
+    const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text' as const, text: 'hello' }] } }] });
+    await expect(collect(query({ prompt: 'hi', options: run.options({ sandbox: { enabled: true } }) }))).rejects.toThrow(
+      /--settings sets sandbox\.enabled, a security setting agentd cannot honour/,
+    );
   });
 
   it('disableBypassPermissionsMode: bypass is refused at start-up with a typed error, and by setPermissionMode', async () => {
