@@ -2,7 +2,7 @@
 // (stdin EOF, signals, host gone). Returns the exit code; main.ts does the actual exit.
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { InitializeRequest, OutboundFrame } from '../../protocol/src/index.js';
+import type { InitializeRequest, InitializeResponse, OutboundFrame } from '../../protocol/src/index.js';
 import { ControlClient } from '../control/outbound.js';
 import { createControlHandlers } from '../control/handlers.js';
 import { buildInitializeResponse } from '../control/initialize.js';
@@ -300,7 +300,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   for (const f of configWarningFrames(config.settings.problems, { sessionId, newUuid })) queueMicrotask(() => void out.write(f));
 
   let hooksApplied = false;
-  const applyInitialize = (req: InitializeRequest): Record<string, unknown> => {
+  const applyInitialize = (req: InitializeRequest): InitializeResponse => {
     if (req.systemPrompt !== undefined && req.systemPrompt !== null) {
       const parts = Array.isArray(req.systemPrompt) ? req.systemPrompt : [req.systemPrompt];
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
@@ -326,7 +326,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return mcpApplied ? { ...reply, mcp_servers_applied: true } : reply;
   };
 
   const router = new Router({

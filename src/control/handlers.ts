@@ -1,7 +1,7 @@
 // The control requests agentd answers. Each handler validates, replies, and (through `after`) acts once the
 // reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
 // its system/status frame.
-import type { InitializeRequest } from '../../protocol/src/index.js';
+import type { InitializeRequest, InitializeResponse } from '../../protocol/src/index.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
 import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
@@ -11,8 +11,7 @@ import { localSessionTitle } from './session-title.js';
 export interface HandlerDeps {
   session: Session;
   /** Applies the initialize request to the daemon's configuration and builds the reply. */
-  initialize: (req: InitializeRequest) => Record<string, unknown>;
-  /** Launched with --allow-dangerously-skip-permissions (or --dangerously-skip-permissions). */
+  initialize: (req: InitializeRequest) => InitializeResponse;
   /** Why bypassPermissions cannot be entered (not launched with the flag, or a policy disables it); undefined: it can. */
   bypassRefusal: string | undefined;
   /** Modes the settings disable (disableBypassPermissionsMode, disableAutoMode), with the file that says so. */

@@ -43,7 +43,7 @@ describe('settings through the SDK', () => {
     const out = join(run.cwd, 'hook-saw.txt');
     const settings = {
       env: { HOOK_SETTING_VAR: 'seen-by-hook' },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: `printf '%s' "$HOOK_SETTING_VAR" > ${JSON.stringify(out)}` }] }] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: `printf '%s' "$HOOK_SETTING_VAR" > ${JSON.stringify(out)}` }] }] },
     };
     await collect(query({ prompt: 'run it', options: run.options({ settingSources: [], settings, allowedTools: ['Bash'] }) }));
     expect(readFileSync(out, 'utf8')).toBe('seen-by-hook');
