@@ -31,7 +31,6 @@ import { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
-import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
 import { createTurnEndCollector } from './memory.js';
@@ -43,7 +42,8 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
@@ -120,11 +120,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
 
-  let resolveExit!: (code: number) => void;
-  const exit = new Promise<number>((r) => {
-    resolveExit = r;
-  });
-  let exiting = false;
+  // The process edge (input loop, end at EOF, shutdown): created first, so the frame writer can ask it to stop.
+  const edge = new AppLifecycle();
 
   // One-shot mode reads its prompt as text (argument or stdin). `-p` does not change the input format: with
   // `--input-format stream-json` stdin carries NDJSON frames (initialize, user messages) with or without it, as
@@ -137,15 +134,15 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     highWaterMark: 1024 * 1024,
     onOversize: (i) => logger.warn(i, 'outbound frame over the line cap was shortened'),
     onClosed: (err) => {
-      if (exiting) return;
+      if (edge.exiting) return;
       logger.warn({ err: err?.message }, 'stdout closed: the host is gone');
-      app.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
+      edge.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
     },
   });
   // A Node host's stdout socket tells at once when the host is gone, even during a silent tool: confirm with a
   // keep_alive frame (ignored by every receiver), whose failed write (EPIPE) shuts down through onClosed.
   watchStdoutPeer(io.stdout, () => {
-    if (!exiting) void writer.write({ type: 'keep_alive' });
+    if (!edge.exiting) void writer.write({ type: 'keep_alive' });
   });
   let lastResult: OutboundFrame | undefined;
   const collector = createTurnEndCollector({ onCollect: (r) => logger.debug(r, 'turn-end garbage collection') });
@@ -371,37 +368,6 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     logger,
   });
 
-  const finish = async (code: number, reason: 'prompt_input_exit' | 'other'): Promise<void> => {
-    if (exiting) return;
-    exiting = true;
-    // SessionEnd hooks get a bounded moment (command hooks; SDK callbacks cannot be answered once stdin is closed).
-    await lifecycle.sessionEnd(reason, 1500).catch(() => undefined);
-    if (printMode && opts.outputFormat !== 'stream-json' && lastResult) {
-      const line = opts.outputFormat === 'json' ? JSON.stringify(lastResult) : printText(lastResult);
-      io.stdout.write(`${line}\n`);
-    }
-    opened.recorder.close();
-    await writer.drain();
-    resolveExit(code);
-  };
-
-  // A signal or the host's disappearance decides the exit code, even if stdin ends while we shut down.
-  let shuttingDown = false;
-  const app: RunningApp = {
-    exit,
-    killToolsNow: () => tracker.killAllNow(),
-    shutdown(code, reason) {
-      if (exiting || shuttingDown) return;
-      shuttingDown = true;
-      client.closeAll(reason.kind);
-      session.abortAll(reason);
-      void (async () => {
-        await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
-        await finish(code, 'other');
-      })();
-    },
-  };
-
   session.start();
   // Everything a turn needs but `initialize` does not (tools, the Messages SDK) loads once the first line has
   // been answered, or after a short idle moment, whichever comes first.
@@ -415,34 +381,29 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   };
   setTimeout(warmUp, 25).unref();
 
-  void (async () => {
-    try {
-      if (printMode) {
-        warmUp();
-        const prompt = opts.prompt ?? (await readAll(io.stdin));
-        session.submit({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false });
-      } else {
-        for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
-          if (exiting) break;
-          await router.handle(ev);
-          if (!warmedUp) setImmediate(warmUp);
-        }
-      }
-    } catch (err) {
-      logger.error({ err }, 'stdin failed');
-    }
-    if (exiting || shuttingDown) return;
-    // stdin EOF: requests to the host can no longer be answered (they resolve as denied); queued work finishes.
-    client.closeAll('stdin closed');
-    session.endOfInput();
-    await session.done();
-    // No tool or MCP server process outlives the daemon: stopped calls may still be inside their kill grace period.
-    await Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]);
-    if (shuttingDown) return;
-    const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
-    await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
-  })();
-
-  return app;
+  edge.attach({
+    stdin: io.stdin,
+    stdout: io.stdout,
+    printMode,
+    outputFormat: opts.outputFormat,
+    prompt: opts.prompt,
+    maxLineBytes: opts.maxLineBytes,
+    logger,
+    lastResult: () => lastResult,
+    handleLine: (ev) => router.handle(ev),
+    submitPrompt: (p) => session.submit(p),
+    warmUp,
+    closeHostRequests: (why) => client.closeAll(why),
+    session,
+    stopChildren: () => Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]),
+    sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
+    closeTranscript: () => opened.recorder.close(),
+    drainFrames: () => writer.drain(),
+  });
+  edge.run();
+  return {
+    exit: edge.exit,
+    killToolsNow: () => tracker.killAllNow(),
+    shutdown: (code, reason) => edge.shutdown(code, reason),
+  };
 }
-
