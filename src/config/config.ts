@@ -7,6 +7,7 @@
 //    environment, as Claude Code applies it; a repository's file cannot set agentd's own variables;
 //  - rules and directories: every layer, the flags' (--allowedTools, --disallowedTools, --add-dir) included.
 // Runtime changes (set_model, set_permission_mode, …) go through the session's methods, never through this object.
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PermissionModeName } from '../permissions/modes.js';
@@ -63,6 +64,15 @@ export interface AppConfig {
   readonly ignored: ReadonlyArray<{ file: string; what: string }>;
 }
 
+/**
+ * The directory of the admin policy. AGENTD_MANAGED_SETTINGS_DIR (for tests and machines without root) is used only
+ * when the system directory holds no policy: an environment variable must not switch an administrator's policy off.
+ */
+export function managedSettingsDir(override: string | undefined, system: string): string {
+  if (override === undefined) return system;
+  return existsSync(join(system, 'managed-settings.json')) || existsSync(join(system, 'managed-settings.d')) ? system : override;
+}
+
 export interface ResolveInput {
   flags: FlagInput;
   env: Env;
@@ -70,6 +80,8 @@ export interface ResolveInput {
   home?: string;
   trust: (configDir: string) => Readonly<Record<string, string>>;
   warnRule: (rule: string, file: string) => void;
+  /** The system policy directory (default /etc/claude-code); tests point it elsewhere. */
+  systemManagedDir?: string;
 }
 
 export function resolveConfig(input: ResolveInput): AppConfig {
@@ -84,7 +96,7 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     configDir,
     home,
     cwd,
-    managedDir: inherited.managedSettingsDir ?? DEFAULT_MANAGED_SETTINGS_DIR,
+    managedDir: managedSettingsDir(inherited.managedSettingsDir, input.systemManagedDir ?? DEFAULT_MANAGED_SETTINGS_DIR),
   });
   const settings = resolveSettings({ layers: read.layers, problems: read.problems, trust: input.trust(configDir), warnRule: input.warnRule });
   const env = readEnv({ ...input.env, ...settings.ownEnv });

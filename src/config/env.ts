@@ -22,7 +22,7 @@ export type SessionStateMode = 'visible' | 'host_only' | 'none';
 export interface EnvConfig {
   /** CLAUDE_CONFIG_DIR (default ~/.claude). */
   configDir: string | undefined;
-  /** Where the admin policy lives; agentd's AGENTD_MANAGED_SETTINGS_DIR moves it (tests; default /etc/claude-code). */
+  /** AGENTD_MANAGED_SETTINGS_DIR: the admin policy's directory when /etc/claude-code holds none (config.ts). */
   managedSettingsDir: string | undefined;
   anthropic: {
     apiKey: string | undefined;

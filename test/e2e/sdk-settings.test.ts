@@ -6,6 +6,7 @@ import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/daemon.js';
 import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 
 function bashScenario(command: string) {
@@ -47,6 +48,28 @@ describe('settings through the SDK', () => {
     };
     await collect(query({ prompt: 'run it', options: run.options({ settingSources: [], settings, allowedTools: ['Bash'] }) }));
     expect(readFileSync(out, 'utf8')).toBe('seen-by-hook');
+  });
+
+  it('the settings `env` reaches MCP stdio servers too', async () => {
+    const run = scriptedRun({
+      rules: [
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use' as const, id: 'toolu_env', name: 'mcp__fx__env', input: {} }] } },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text' as const, text: 'Done.' }] } },
+      ],
+    });
+    const msgs = await collect(
+      query({
+        prompt: 'check',
+        options: run.options({
+          settingSources: [],
+          settings: { env: { FIXTURE_VAR: 'from-settings' } },
+          mcpServers: { fx: { command: process.execPath, args: [join(ROOT, 'test/fixtures/mcp-stdio-server.mjs')] } },
+          mcpServersDelivery: 'argv',
+          allowedTools: ['mcp__fx__env'],
+        }),
+      }),
+    );
+    expect(toolResults(msgs)).toEqual([['toolu_env', false, 'ANTHROPIC_API_KEY=unset FIXTURE_VAR=from-settings']]);
   });
 
   it('a settings file that is not JSON is reported and skipped; the session runs', async () => {

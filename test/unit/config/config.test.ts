@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type FlagInput, resolveConfig } from '../../../src/config/config.js';
+import { type FlagInput, managedSettingsDir, resolveConfig } from '../../../src/config/config.js';
 import { StartupError } from '../../../src/config/errors.js';
 import { tempDir } from '../../support/daemon.js';
 
@@ -165,6 +165,23 @@ describe('resolveConfig: the managed policy', () => {
     expect(first.ignored.at(-1)?.what).toMatch(/^all of it: an admin managed-settings file exists/);
     const g = fixture({ managed: { parentSettingsBehavior: 'merge', permissions: { deny: ['Grep'] } } });
     expect(resolve(g, { managedSettings: sdk }).config.permissions.rules).toEqual([rule('deny', 'Bash', 'policySettings', g.cwd), rule('deny', 'Grep', 'policySettings', g.cwd)]);
+  });
+
+  it('AGENTD_MANAGED_SETTINGS_DIR cannot switch off a policy the system directory holds', () => {
+    const f = fixture({ managed: { permissions: { deny: ['Bash'] } } });
+    const elsewhere = tempDir('agentd-cfg-other-');
+    const config = resolveConfig({
+      flags: NO_FLAGS,
+      env: { HOME: f.home, AGENTD_MANAGED_SETTINGS_DIR: elsewhere },
+      cwd: f.cwd,
+      home: f.home,
+      trust: () => ({}),
+      warnRule: () => undefined,
+      systemManagedDir: f.managedDir,
+    });
+    expect(config.permissions.rules).toEqual([rule('deny', 'Bash', 'policySettings', f.cwd)]);
+    expect(managedSettingsDir(elsewhere, join(elsewhere, 'no-policy-here'))).toBe(elsewhere);
+    expect(managedSettingsDir(undefined, f.managedDir)).toBe(f.managedDir);
   });
 
   it('a policy that cannot be read stops the start-up (fails closed)', () => {
