@@ -264,6 +264,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       permissions,
       toolEnv,
       recorder: opened.recorder,
+      sidechainRecorder: (agentId) => opened.openSidechain(agentId),
       logger,
       now: Date.now,
       newUuid,
