@@ -50,6 +50,8 @@ export interface UserEntry extends Tail {
   uuid: string;
   timestamp: string;
   isMeta?: true;
+  isCompactSummary?: true;
+  isVisibleInTranscriptOnly?: true;
   toolUseResult?: unknown;
   sourceToolAssistantUUID?: string;
   permissionDecision?: DecisionMeta;
@@ -86,6 +88,7 @@ export function userEntry(
     timestamp: string;
     content: string | UserBlock[];
     isMeta?: boolean;
+    compactSummary?: boolean;
     toolUseResult?: unknown;
     sourceToolAssistantUUID?: string;
     permissionDecision?: DecisionMeta;
@@ -99,6 +102,7 @@ export function userEntry(
     uuid: e.uuid,
     timestamp: e.timestamp,
     ...(e.isMeta ? { isMeta: true as const } : {}),
+    ...(e.compactSummary ? { isCompactSummary: true as const, isVisibleInTranscriptOnly: true as const } : {}),
     ...(e.toolUseResult !== undefined ? { toolUseResult: e.toolUseResult } : {}),
     ...(e.sourceToolAssistantUUID !== undefined ? { sourceToolAssistantUUID: e.sourceToolAssistantUUID } : {}),
     ...(e.permissionDecision !== undefined ? { permissionDecision: e.permissionDecision } : {}),
@@ -125,6 +129,27 @@ export function assistantEntry(
   };
 }
 
+/** Claude Code's `compact_boundary` system entry: the chain restarts here (parentUuid null). */
+export function compactBoundaryEntry(
+  ctx: EntryContext,
+  e: { uuid: string; logicalParentUuid: string | null; timestamp: string; trigger: 'manual' | 'auto'; preTokens: number },
+): Record<string, unknown> & { uuid: string; parentUuid: null } {
+  return {
+    parentUuid: null,
+    logicalParentUuid: e.logicalParentUuid,
+    isSidechain: ctx.agentId !== undefined,
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    isMeta: false,
+    timestamp: e.timestamp,
+    uuid: e.uuid,
+    level: 'info',
+    compactMetadata: { trigger: e.trigger, preTokens: e.preTokens },
+    ...tail(ctx),
+  };
+}
+
 // ---- reading ----
 
 const ParentUuid = z.optional(z.nullable(z.string()));
@@ -146,6 +171,7 @@ export const UserEntryIn = z.looseObject({
   parentUuid: ParentUuid,
   isMeta: z.optional(z.boolean()),
   isVisibleInTranscriptOnly: z.optional(z.boolean()),
+  isCompactSummary: z.optional(z.boolean()),
   message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(OpaqueBlock)]) }),
 });
 export type UserEntryIn = z.infer<typeof UserEntryIn>;

@@ -9,7 +9,7 @@ import type { UserBlock } from '../model/types.js';
 import type { RecordedEvent, TranscriptRecorder } from '../thread/recorder.js';
 import type { ModelUsageTotals } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
-import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, userEntry } from './entries.js';
+import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, compactBoundaryEntry, userEntry } from './entries.js';
 
 export interface TranscriptWriterOptions {
   path: string;
@@ -103,7 +103,8 @@ export class TranscriptWriter implements ClosableRecorder {
     switch (ev.type) {
       case 'user_prompt': {
         const parentUuid = this.last;
-        if (this.appendChained(userEntry(ctx, { uuid: ev.uuid, parentUuid, timestamp, content: ev.content, isMeta: ev.isSynthetic }), ev.uuid, parentUuid)) {
+        const entry = userEntry(ctx, { uuid: ev.uuid, parentUuid, timestamp, content: ev.content, isMeta: ev.isSynthetic, ...(ev.compactSummary ? { compactSummary: true } : {}) });
+        if (this.appendChained(entry, ev.uuid, parentUuid)) {
           if (!ev.isSynthetic) this.lastPrompt = promptText(ev.content) || this.lastPrompt;
         }
         return;
@@ -151,6 +152,11 @@ export class TranscriptWriter implements ClosableRecorder {
           ...(ev.error !== undefined ? { error: ev.error } : {}),
         });
         if (this.appendChained(entry, ev.uuid, parentUuid) && ev.block.type === 'tool_use') this.toolUseEntries.set(ev.block.id, ev.uuid);
+        return;
+      }
+      case 'compact_boundary': {
+        // A new chain: walking back from any later entry stops here, so a resume starts from the summary.
+        this.appendChained(compactBoundaryEntry(ctx, { uuid: ev.uuid, logicalParentUuid: this.last, timestamp, trigger: ev.trigger, preTokens: ev.preTokens }), ev.uuid, null);
         return;
       }
       default:

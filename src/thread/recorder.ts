@@ -11,7 +11,16 @@ export interface TranscriptRecorder {
 
 export type RecordedEvent =
   | Extract<SessionEvent, { type: 'assistant_block' | 'tool_result' | 'user_text' }>
-  | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean };
+  | {
+      type: 'user_prompt';
+      uuid: string;
+      content: string | UserBlock[];
+      isSynthetic: boolean;
+      /** The summary that stands for the turns a compaction replaced (Claude Code's `isCompactSummary`). */
+      compactSummary?: true;
+    }
+  /** Where a compaction cut the thread: a new chain starts here (Claude Code's `compact_boundary` system entry). */
+  | { type: 'compact_boundary'; uuid: string; trigger: 'manual' | 'auto'; preTokens: number };
 
 export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
 

@@ -85,6 +85,18 @@ export class Thread {
     this.conv.appendUser(content);
   }
 
+  /**
+   * Compaction: the whole thread so far is replaced by `summary`. The transcript gets a boundary (a new chain
+   * begins there, as Claude Code's compact_boundary does) and the summary, so a resume rebuilds exactly the
+   * compacted thread and the next request carries the summary instead of the old turns.
+   */
+  compact(summary: string | UserBlock[], meta: { trigger: 'manual' | 'auto'; preTokens: number; boundaryUuid?: string; summaryUuid?: string }): void {
+    this.recorder.record({ type: 'compact_boundary', uuid: meta.boundaryUuid ?? this.newUuid(), trigger: meta.trigger, preTokens: meta.preTokens });
+    this.recorder.record({ type: 'user_prompt', uuid: meta.summaryUuid ?? this.newUuid(), content: summary, isSynthetic: true, compactSummary: true });
+    this.conv = new Conversation();
+    this.conv.appendUser(summary);
+  }
+
   flush(): Promise<void> {
     return this.recorder.flush();
   }
