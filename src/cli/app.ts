@@ -41,6 +41,7 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
+import { installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
 import { buildModel, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
@@ -309,6 +310,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
     }
+    installAgentTool({ raw: req.agents, tools, session: () => session, logger, platform: process.platform, now: Date.now });
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
     hookRunner.setCallbacks(
       Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>

@@ -120,7 +120,7 @@ describe('architecture', () => {
       tinyglobby: (p) => p.startsWith('src/tools/'),
       picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
       // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.
-      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/mcp/') || p.startsWith('src/tools/') || p.startsWith('src/model/scripted/') || p === 'src/config/settings-schema.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
+      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/mcp/') || p.startsWith('src/tools/') || p.startsWith('src/agents/') || p.startsWith('src/model/scripted/') || p === 'src/config/settings-schema.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
     };
     const bad: string[] = [];
     for (const f of sources) {
