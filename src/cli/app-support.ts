@@ -7,7 +7,7 @@ import { AnthropicModelClient } from '../model/anthropic.js';
 import { ScenarioEngine } from '../model/scripted/engine.js';
 import { ScriptedModelClient } from '../model/scripted/client.js';
 import { loadScenario } from '../model/scripted/load.js';
-import type { ModelClient, UserBlock } from '../model/types.js';
+import type { ModelClient } from '../model/types.js';
 import type { QueuedInput } from '../session/config.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
@@ -65,7 +65,7 @@ export function toQueued(frame: InboundUserFrame): QueuedInput {
   return {
     uuid: frame.uuid ?? newUuid(),
     // Inbound blocks were validated for their `type`; the model receives them as the host sent them.
-    content: frame.message.content as string | UserBlock[],
+    content: frame.message.content,
     shouldQuery: frame.shouldQuery !== false,
     isSynthetic: frame.isSynthetic === true,
   };

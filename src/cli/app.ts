@@ -55,6 +55,8 @@ export interface AppIO {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   logger: Logger;
+  /** An error no handler can deal with (cli/fatal.ts: internal_error frame, exit 70). */
+  fatal?: (err: unknown, origin: string) => void;
 }
 
 export interface RunningApp {
@@ -64,10 +66,17 @@ export interface RunningApp {
   shutdown(code: number, reason: AbortReason): void;
   /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
   killToolsNow(): void;
+  /** An internal error ends the daemon: stop reading input, write the internal_error frame, flush stdout. */
+  reportInternal(message: string): Promise<void>;
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const logger = io.logger;
+  const fatal =
+    io.fatal ??
+    ((err: unknown): void => {
+      throw err;
+    });
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
@@ -325,7 +334,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return mcpApplied ? { ...reply, mcp_servers_applied: true } : reply;
   };
 
   const router = new Router({
@@ -388,15 +397,21 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const app: RunningApp = {
     exit,
     killToolsNow: () => tracker.killAllNow(),
+    async reportInternal(message) {
+      exiting = true;
+      await projector.internalError(message);
+      await writer.drain();
+    },
     shutdown(code, reason) {
       if (exiting || shuttingDown) return;
       shuttingDown = true;
       client.closeAll(reason.kind);
       session.abortAll(reason);
-      void (async () => {
+      const stop = async (): Promise<void> => {
         await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
         await finish(code, 'other');
-      })();
+      };
+      stop().catch((err: unknown) => fatal(err, 'shutdown'));
     },
   };
 
@@ -413,7 +428,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
   setTimeout(warmUp, 25).unref();
 
-  void (async () => {
+  // The input loop: what escapes it is an internal error (io.fatal), never an unobserved rejection.
+  const readInput = async (): Promise<void> => {
     try {
       if (printMode) {
         warmUp();
@@ -439,7 +455,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (shuttingDown) return;
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
-  })();
+  };
+  readInput().catch((err: unknown) => fatal(err, 'stdin loop'));
 
   return app;
 }

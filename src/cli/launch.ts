@@ -88,7 +88,7 @@ function cachedScript(file: string): Script {
 function requireFor(file: string): NodeJS.Require {
   const base = createRequire(file);
   const dir = dirname(file);
-  const req = ((id: string) => {
+  const req = ((id: string): unknown => {
     if (id.startsWith('./agentd-') && id.endsWith('.js')) return load(join(dir, id));
     return base(id);
   }) as NodeJS.Require;
@@ -156,7 +156,7 @@ function takeSecrets(): void {
   }
   for (const line of text.split('\n')) {
     const m = /^\/\/([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(line);
-    if (m) process.env[m[1] as string] = m[2] as string;
+    if (m) process.env[m[1] as string] = m[2];
   }
 }
 

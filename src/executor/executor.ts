@@ -199,7 +199,7 @@ export class StreamingToolExecutor {
     call.state = 'running';
     call.startedAt = this.deps.now();
     const tool = call.tool as AnyTool;
-    const shaper = new ProgressShaper(this.deps.progress, this.deps.now, (p) => {
+    const shaper = new ProgressShaper(this.deps.progress, () => this.deps.now(), (p) => {
       if (this.discarded || call.state !== 'running') return;
       this.deps.emit({
         type: 'tool_progress',

@@ -19,8 +19,9 @@ export interface ConnectDeps {
   /** The environment stdio servers start from (agentd's credentials already removed). */
   childEnv: Readonly<Record<string, string>>;
   port: McpMessagePort | undefined;
-  trackProcessGroup(pgid: number): () => void;
-  killGroup(pgid: number): Promise<void>;
+  // Function properties, not methods: they are handed on unbound (to the stdio transport).
+  trackProcessGroup: (pgid: number) => () => void;
+  killGroup: (pgid: number) => Promise<void>;
   /** Bounds the handshake (initialize + tools/list). */
   connectTimeoutMs: number;
   /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
@@ -32,7 +33,7 @@ export interface ConnectDeps {
   /** A server's elicitation, for the host to answer; resolves `decline` when no one can (fails closed). */
   elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
   /** The server announced a new toolset (`notifications/tools/list_changed`) and it was listed again. */
-  onToolsChanged?(tools: AnyTool[], summaries: ToolSummary[]): void;
+  onToolsChanged?: (tools: AnyTool[], summaries: ToolSummary[]) => void;
   /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
   registerDeliver?(deliver: (message: unknown) => void): void;
 }
@@ -179,7 +180,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     const p = req.params as Record<string, unknown>;
     const ask: ElicitationAsk = {
       serverName: spec.name,
-      message: String(p['message'] ?? ''),
+      message: typeof p['message'] === 'string' ? p['message'] : '',
       ...(p['mode'] === 'url' || p['mode'] === 'form' ? { mode: p['mode'] } : {}),
       ...(typeof p['url'] === 'string' ? { url: p['url'] } : {}),
       ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),

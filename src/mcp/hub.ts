@@ -299,7 +299,7 @@ export class McpHub {
     // The group kill polls on unref'd timers; this ref'd one keeps the process alive until it is done.
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      Promise.all([...this.entries.values()].map((e) => e.conn?.close().catch(() => undefined))),
+      Promise.all([...this.entries.values()].map((e) => (e.conn ? e.conn.close().catch(() => undefined) : Promise.resolve()))),
       new Promise<void>((r) => (timer = setTimeout(r, maxMs))),
     ]);
     clearTimeout(timer);

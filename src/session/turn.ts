@@ -41,8 +41,7 @@ function textOf(blocks: readonly AssistantBlock[]): string {
 function promptText(content: string | UserBlock[]): string {
   if (typeof content === 'string') return content;
   return content
-    .filter((b) => b.type === 'text')
-    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
     .join('\n');
 }
 

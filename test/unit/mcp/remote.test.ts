@@ -27,8 +27,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const srv = createServer(handler);
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<string> {
+  // A handler that fails answers 500 (the test then fails on the status), rather than rejecting unobserved.
+  const srv = createServer((req, res) => {
+    void Promise.resolve(handler(req, res)).catch((err: unknown) => res.writeHead(500).end(String(err)));
+  });
   servers.push(srv);
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
