@@ -23,8 +23,8 @@ export function describeError(err: unknown): string {
  */
 export interface FatalHandlers {
   /** The same path for an error a caller caught but cannot handle (e.g. the stdin loop's). */
-  fail(err: unknown, origin: string): void;
-  uninstall(): void;
+  fail: (err: unknown, origin: string) => void;
+  uninstall: () => void;
 }
 
 export function installFatalHandlers(target: FatalTarget, exit: (code: number) => never = (c) => process.exit(c)): FatalHandlers {

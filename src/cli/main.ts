@@ -122,10 +122,10 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   logger.debug({ protocol: PROTOCOL_LEVEL, argv }, 'agentd starting');
 
-  let running: RunningApp | undefined;
+  const started: { app?: RunningApp } = {};
   // From here on an error that escapes every handler ends the daemon with an internal_error frame and exit 70.
   const fatal = installFatalHandlers({
-    reportInternal: (message) => running?.reportInternal(message) ?? Promise.resolve(),
+    reportInternal: (message) => started.app?.reportInternal(message) ?? Promise.resolve(),
     log: (err, origin) => {
       logger.fatal({ err, origin }, 'internal error: exiting');
       logger.flush();
@@ -143,7 +143,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = EXIT.startup;
     return;
   }
-  running = app;
+  started.app = app;
   // Whatever the exit path (a normal end, a signal, host loss, a crash through entry.ts's process.exit), no tool
   // process outlives the daemon, not even one that left its process group.
   process.once('exit', () => app.killToolsNow());
