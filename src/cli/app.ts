@@ -55,8 +55,7 @@ export interface AppIO {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   logger: Logger;
-  /** An error no handler can deal with (cli/fatal.ts: internal_error frame, exit 70). */
-  fatal?: (err: unknown, origin: string) => void;
+  fatal: (err: unknown, origin: string) => void; // an error no handler can deal with (cli/fatal.ts)
 }
 
 export interface RunningApp {
@@ -66,17 +65,11 @@ export interface RunningApp {
   shutdown(code: number, reason: AbortReason): void;
   /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
   killToolsNow(): void;
-  /** An internal error ends the daemon: stop reading input, write the internal_error frame, flush stdout. */
-  reportInternal(message: string): Promise<void>;
+  reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const logger = io.logger;
-  const fatal =
-    io.fatal ??
-    ((err: unknown): void => {
-      throw err;
-    });
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
@@ -397,21 +390,15 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const app: RunningApp = {
     exit,
     killToolsNow: () => tracker.killAllNow(),
-    async reportInternal(message) {
-      exiting = true;
-      await projector.internalError(message);
-      await writer.drain();
-    },
+    reportInternal: (message) => ((exiting = true), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
     shutdown(code, reason) {
       if (exiting || shuttingDown) return;
       shuttingDown = true;
       client.closeAll(reason.kind);
       session.abortAll(reason);
-      const stop = async (): Promise<void> => {
-        await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
-        await finish(code, 'other');
-      };
-      stop().catch((err: unknown) => fatal(err, 'shutdown'));
+      Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))])
+        .then(() => finish(code, 'other'))
+        .catch((err: unknown) => io.fatal(err, 'shutdown'));
     },
   };
 
@@ -428,7 +415,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
   setTimeout(warmUp, 25).unref();
 
-  // The input loop: what escapes it is an internal error (io.fatal), never an unobserved rejection.
   const readInput = async (): Promise<void> => {
     try {
       if (printMode) {
@@ -456,7 +442,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
     await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
   };
-  readInput().catch((err: unknown) => fatal(err, 'stdin loop'));
+  readInput().catch((err: unknown) => io.fatal(err, 'stdin loop')); // an internal error, never unobserved
 
   return app;
 }
