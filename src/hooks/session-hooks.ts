@@ -6,7 +6,7 @@
 // unknown); other hooks' failures are reported and do not change the outcome.
 import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
-import type { TurnHooks } from '../session/config.js';
+import type { TurnHooks } from './turn-hooks.js';
 import type { HookRun, HookRunner } from './runner.js';
 
 export interface HookContext {
