@@ -397,9 +397,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       shuttingDown = true;
       client.closeAll(reason.kind);
       session.abortAll(reason);
-      Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))])
-        .then(() => finish(code, 'other'))
-        .catch((err: unknown) => io.fatal(err, 'shutdown'));
+      const stopped = Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
+      stopped.then(() => finish(code, 'other')).catch((err: unknown) => io.fatal(err, 'shutdown'));
     },
   };
 
