@@ -42,7 +42,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
@@ -59,8 +59,7 @@ export interface AppIO {
 }
 
 export interface RunningApp {
-  /** Resolves with the exit code when the daemon is done. */
-  exit: Promise<number>;
+  exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
   /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
@@ -224,6 +223,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     rules,
     getMode: () => settings.permissionMode,
     mcpModeOverride: (server) => mcp.modeOverride(server),
+    mcpToolPolicy: (server, toolName) => mcp.toolPolicy(server, toolName),
     analyzer: shellAnalyzer,
     readOnlySandbox,
     prompter: choosePrompter(opts, logger, {
@@ -260,13 +260,16 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
     logger,
   });
+  const mcpStarted = toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost()));
+  const turnHooks = createTurnHooks(hookRunner, hookCtx);
   const session: Session = new Session(
     {
       model,
       sink: projector,
       tools,
       hooks: createToolHooks(hookRunner, hookCtx),
-      turnHooks: createTurnHooks(hookRunner, hookCtx),
+      turnHooks,
+      compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
       toolEnv,
       recorder: opened.recorder,
@@ -279,12 +282,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      ready: toolsReady.then(() => {
-        mcpSetup.start();
-        mcpSetup.attachHost();
-        return mcp.settled(mcpSetup.timeoutMs);
-      }),
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
+      // so the SDK servers initialize declared (after start-up) are waited for too.
+      ready: () => mcpStarted.then(() => mcp.settled(mcpSetup.timeoutMs)),
     },
     {
       sessionId,
@@ -318,7 +318,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    const mcpApplied = mcpSetup.fromInitialize(req);
+    const mcpFields = mcpSetup.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -328,7 +328,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return mcpApplied ? { ...reply, mcp_servers_applied: true } : reply;
+    return { ...reply, ...mcpFields };
   };
 
   const router = new Router({
