@@ -241,7 +241,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
               return await client.callTool(params, undefined, opts);
             } catch (e) {
               // "Connection closed" alone does not say why: the transport's last error does (e.g. an oversized answer).
-              if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed && lastError && !e.message.includes(lastError)) {
+              if (e instanceof McpError && e.code === Number(ErrorCode.ConnectionClosed) && lastError && !e.message.includes(lastError)) {
                 throw new Error(`${e.message}: ${lastError}`);
               }
               throw e;
