@@ -19,9 +19,8 @@ export interface ConnectDeps {
   /** The environment stdio servers start from (agentd's credentials already removed). */
   childEnv: Readonly<Record<string, string>>;
   port: McpMessagePort | undefined;
-  // Function properties, not methods: they are handed on unbound (to the stdio transport).
-  trackProcessGroup: (pgid: number) => () => void;
-  killGroup: (pgid: number) => Promise<void>;
+  trackProcessGroup(pgid: number): () => void;
+  killGroup(pgid: number): Promise<void>;
   /**
    * The fetch remote (Streamable HTTP and SSE) servers are reached with: the one place a proxy-aware fetch is
    * plugged in. Default: the global fetch.
@@ -38,7 +37,7 @@ export interface ConnectDeps {
   /** A server's elicitation, for the host to answer; resolves `decline` when no one can (fails closed). */
   elicit(ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
   /** The server announced a new toolset (`notifications/tools/list_changed`) and it was listed again. */
-  onToolsChanged?: (tools: AnyTool[], summaries: ToolSummary[]) => void;
+  onToolsChanged?(tools: AnyTool[], summaries: ToolSummary[]): void;
   /** SDK servers: receives the function that hands the transport what the host sends on the server's behalf. */
   registerDeliver?(deliver: (message: unknown) => void): void;
 }
@@ -193,7 +192,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     const p = req.params as Record<string, unknown>;
     const ask: ElicitationAsk = {
       serverName: spec.name,
-      message: typeof p['message'] === 'string' ? p['message'] : '',
+      message: String(p['message'] ?? ''),
       ...(p['mode'] === 'url' || p['mode'] === 'form' ? { mode: p['mode'] } : {}),
       ...(typeof p['url'] === 'string' ? { url: p['url'] } : {}),
       ...(typeof p['elicitationId'] === 'string' ? { elicitationId: p['elicitationId'] } : {}),
@@ -241,7 +240,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
               return await client.callTool(params, undefined, opts);
             } catch (e) {
               // "Connection closed" alone does not say why: the transport's last error does (e.g. an oversized answer).
-              if (e instanceof McpError && e.code === Number(ErrorCode.ConnectionClosed) && lastError && !e.message.includes(lastError)) {
+              if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed && lastError && !e.message.includes(lastError)) {
                 throw new Error(`${e.message}: ${lastError}`);
               }
               throw e;

@@ -130,13 +130,13 @@ export function parseServerEntry(name: string, raw: unknown, source: McpSource, 
   const schema = type === undefined || type === 'stdio' ? StdioServerConfig : type === 'http' || type === 'sse' ? RemoteServerConfig : undefined;
   if (!schema) return { kind: 'invalid', name, source, reason: `unknown server type ${JSON.stringify(type)} (agentd knows stdio, http, sse and sdk)`, config: raw };
   const r = schema.safeParse(expanded);
-  if (!r.success) return { kind: 'invalid', name, source, reason: `invalid ${typeof type === 'string' ? type : 'stdio'} server config: ${issues(r.error)}`, config: raw };
+  if (!r.success) return { kind: 'invalid', name, source, reason: `invalid ${String(type ?? 'stdio')} server config: ${issues(r.error)}`, config: raw };
   // As Claude Code: a server naming an unset variable is still tried (with the text as written); the names are
   // kept for the failure reason.
   const missingEnv = missing.size ? { missingEnv: [...missing] } : {};
   return 'command' in r.data
     ? { kind: 'stdio', name, source, config: r.data as StdioServerConfig, ...missingEnv }
-    : { kind: 'remote', name, source, config: r.data, ...missingEnv };
+    : { kind: 'remote', name, source, config: r.data as RemoteServerConfig, ...missingEnv };
 }
 
 function serversObject(doc: unknown, where: string): Record<string, unknown> {

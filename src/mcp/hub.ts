@@ -320,7 +320,7 @@ export class McpHub {
     // The group kill polls on unref'd timers; this ref'd one keeps the process alive until it is done.
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([
-      Promise.all([...this.entries.values()].map((e) => (e.conn ? e.conn.close().catch(() => undefined) : Promise.resolve()))),
+      Promise.all([...this.entries.values()].map((e) => e.conn?.close().catch(() => undefined))),
       new Promise<void>((r) => (timer = setTimeout(r, maxMs))),
     ]);
     clearTimeout(timer);

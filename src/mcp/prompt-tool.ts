@@ -45,7 +45,7 @@ export function createMcpPromptToolPrompter(d: McpPromptToolDeps): PermissionPro
         throw e;
       }
       if (out.isError || typeof out.content !== 'string') {
-        throw new Error(`the permission prompt tool ${d.toolName} did not answer with one text block${out.isError ? ` (it failed: ${JSON.stringify(out.content).slice(0, 200)})` : ''}.`);
+        throw new Error(`the permission prompt tool ${d.toolName} did not answer with one text block${out.isError ? ` (it failed: ${String(out.content).slice(0, 200)})` : ''}.`);
       }
       let parsed: unknown;
       try {

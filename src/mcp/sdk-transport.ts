@@ -35,7 +35,7 @@ export class SdkHostTransport implements Transport {
     const ctl = new AbortController();
     const signal = AbortSignal.any([this.abort.signal, ctl.signal]);
     if (isRequest) this.inFlight.set(message.id, ctl);
-    const reply = this.port.send(this.server, message, { signal });
+    const reply = this.port.send(this.server, message as Record<string, unknown>, { signal });
     if (!isRequest) {
       // Notifications and our replies to the server's requests: the host only acknowledges them.
       reply.catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
