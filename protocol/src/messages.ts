@@ -351,6 +351,20 @@ export const SystemProtocolErrorFrame = z.strictObject({
 });
 export type SystemProtocolErrorFrame = z.infer<typeof SystemProtocolErrorFrame>;
 
+/**
+ * agentd: the last frame before the daemon exits with code 70 — an error escaped every handler (a bug: an
+ * unhandled rejection or an uncaught exception). The host sees why the stream ends instead of a bare exit.
+ */
+export const SystemInternalErrorFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('internal_error'),
+  error_code: z.literal('internal'),
+  message: z.string(),
+  exit_code: z.literal(70),
+  ...Ids,
+});
+export type SystemInternalErrorFrame = z.infer<typeof SystemInternalErrorFrame>;
+
 export const SystemPermissionDeniedFrame = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('permission_denied'),

@@ -5,7 +5,7 @@ import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
-import { firstResult, nodeBaseline, startup } from './startup.js';
+import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
@@ -16,6 +16,7 @@ import type { Benchmark } from './types.js';
 export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
+  startupLoaders,
   firstResult,
   authStatusJson,
   warmTurn,

@@ -57,15 +57,16 @@ export interface AppIO {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   logger: Logger;
+  fatal: (err: unknown, origin: string) => void; // an error no handler can deal with (cli/fatal.ts)
 }
 
 export interface RunningApp {
-  /** Resolves with the exit code when the daemon is done. */
-  exit: Promise<number>;
+  exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
   /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
   killToolsNow(): void;
+  reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
 
 export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
@@ -403,11 +404,13 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
     closeTranscript: () => opened.recorder.close(),
     drainFrames: () => writer.drain(),
+    fatal: (err, origin) => io.fatal(err, origin),
   });
   edge.run();
   return {
     exit: edge.exit,
     killToolsNow: () => tracker.killAllNow(),
     shutdown: (code, reason) => edge.shutdown(code, reason),
+    reportInternal: (message) => (edge.stopForInternalError(), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
   };
 }

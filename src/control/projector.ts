@@ -104,7 +104,7 @@ export class Projector {
         }
         const f: StreamEventFrame = {
           type: 'stream_event',
-          event: ev.event as StreamEventFrame['event'],
+          event: ev.event,
           parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: this.o.newUuid(),
           session_id: sid,
@@ -379,6 +379,11 @@ export class Projector {
     });
   }
 
+  /** The system/internal_error frame written before the daemon exits with code 70 (cli/fatal.ts). */
+  internalError(message: string): Promise<void> | undefined {
+    return this.out.write({ type: 'system', subtype: 'internal_error', error_code: 'internal', message, exit_code: 70, uuid: this.o.newUuid(), session_id: this.o.sessionId });
+  }
+
   private ts(): string {
     return new Date(this.o.now()).toISOString();
   }
@@ -387,7 +392,7 @@ export class Projector {
 type WireBlock = { type: string; [k: string]: unknown };
 /** Internal blocks are typed interfaces; on the wire they are open objects. Same values, wider type. */
 function asWireBlock(b: { type: string }): WireBlock {
-  return b as WireBlock;
+  return b;
 }
 
 export type { InboundControlResponse };

@@ -96,7 +96,7 @@ export class AnthropicModelClient implements ModelClient {
     } catch (err) {
       throw toModelError(err, sdk, signal, false, this.opts.baseURL ?? DEFAULT_BASE_URL);
     }
-    const responseBody = http.nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
+    const responseBody = http.nodeBodyOf(response) ?? (response.body as AsyncIterable<Uint8Array> | null);
     if (!responseBody) throw new ModelApiError('stream_interrupted', 'The model API answered without a body.');
     return {
       requestId: response.headers.get('request-id') ?? undefined,
@@ -190,8 +190,8 @@ function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefi
   }
   if (err instanceof sdk.APIError) {
     const status = typeof err.status === 'number' ? err.status : null;
-    const headers = err.headers;
-    const get = (name: string): string | null => headers?.get(name) ?? null;
+    const headers: unknown = err.headers;
+    const get = (name: string): string | null => (headers instanceof Headers ? headers.get(name) : null);
     const message = err.apiMessage ?? err.message;
     const kind = kindForStatus(status, err.type ?? undefined, message);
     const resetsAt = get('anthropic-ratelimit-requests-reset') ?? get('anthropic-ratelimit-tokens-reset') ?? undefined;

@@ -31,8 +31,7 @@ export interface TurnContext {
 function promptText(content: string | UserBlock[]): string {
   if (typeof content === 'string') return content;
   return content
-    .filter((b) => b.type === 'text')
-    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
     .join('\n');
 }
 

@@ -21,11 +21,8 @@ export function emptyTurnUsage(): TurnUsage {
 /** Merges message_delta usage over message_start usage: later non-null counters win. */
 export function mergeUsage(base: Usage, update: Partial<Usage> | undefined): Usage {
   if (!update) return base;
-  const out: Usage = { ...base };
-  for (const [k, v] of Object.entries(update)) {
-    if (v !== null && v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
-  }
-  return out;
+  const set = Object.entries(update).filter(([, v]) => v !== null && v !== undefined);
+  return { ...base, ...(Object.fromEntries(set) as Partial<Usage>) };
 }
 
 export interface CallCost {

@@ -36,6 +36,12 @@ export interface RequestFacts {
   toolNames: string[];
 }
 
+/** `o[key]` when it is a string, else '' (a malformed block reads as empty, never as "[object Object]"). */
+function stringField(o: unknown, key: string): string {
+  const v: unknown = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
 function blockText(b: UserBlock): string {
   if (b.type === 'text' && typeof (b as { text?: unknown }).text === 'string') return (b as { text: string }).text;
   if (b.type === 'tool_result') {
@@ -45,7 +51,7 @@ function blockText(b: UserBlock): string {
       return c
         .map((x: unknown) =>
           typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'text'
-            ? String((x as { text?: unknown }).text ?? '')
+            ? stringField(x, 'text')
             : '',
         )
         .join('');
@@ -80,7 +86,7 @@ export function requestFacts(req: ModelRequest): RequestFacts {
   return {
     lastUserText,
     lastMessageText: last ? messageText(last) : '',
-    toolResultIds: toolResults.map((b) => String((b as { tool_use_id?: unknown }).tool_use_id ?? '')),
+    toolResultIds: toolResults.map((b) => stringField(b, 'tool_use_id')),
     lastToolResultText: toolResults.map(blockText).join('\n'),
     assistantTurns: msgs.filter((m) => m.role === 'assistant').length,
     systemText: (req.system ?? []).map((s) => s.text).join('\n'),

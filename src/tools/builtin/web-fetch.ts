@@ -73,8 +73,10 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
   try {
     for (;;) {
       signal.throwIfAborted();
-      const { done, value } = await reader.read();
+      const chunk: { done: boolean; value?: unknown } = await reader.read();
+      const { done, value } = chunk;
       if (done) return { body: Buffer.concat(chunks), cut: false };
+      if (!(value instanceof Uint8Array)) throw new TypeError('a response body chunk is not bytes');
       const room = maxBytes - total;
       chunks.push(value.byteLength > room ? value.subarray(0, room) : value);
       total += Math.min(value.byteLength, room);
