@@ -20,6 +20,8 @@ export const InboundUserFrame = z.looseObject({
   priority: z.optional(z.nullable(z.enum(['now', 'next', 'later']))),
   shouldQuery: z.optional(z.nullable(z.boolean())),
   isSynthetic: z.optional(z.nullable(z.boolean())),
+  /** The client composed the text: no `@file` mention expansion (and no slash-command dispatch). */
+  client_composed: z.optional(z.nullable(z.boolean())),
 });
 export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
 
@@ -382,6 +384,21 @@ export const SystemSessionWritesLostFrame = z.strictObject({
   ...Ids,
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
+
+/**
+ * A text banner for the host (Claude Code's SDKInformationalMessage). agentd sends it with `level: "warning"` for
+ * a project file it could not use as it stands (a memory file that is binary, unreadable, too large, an import
+ * loop or an import outside the working directories; an unknown output style): the file is named, and skipped
+ * or cut; the session goes on.
+ */
+export const SystemInformationalFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('informational'),
+  content: z.string(),
+  level: z.enum(['info', 'notice', 'suggestion', 'warning']),
+  ...Ids,
+});
+export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 
 /** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
 export const SystemUsageFrame = z.strictObject({

@@ -27,7 +27,6 @@ import { createRedactor } from '../util/secrets.js';
 import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
-import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
@@ -44,6 +43,7 @@ import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
+import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
@@ -200,10 +200,14 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
+      outputStyle: project.outputStyle,
     }),
     newUuid,
     now: Date.now,
   });
+  const sources = opts.settingSources ?? ['user', 'project', 'local'];
+  const projectSetup = setUpProject({ cwd: io.cwd, configDir, sources, outputStyle: loaded.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
+  const project = projectSetup.project;
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -263,7 +267,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       model,
       sink: projector,
       tools,
-      hooks: createToolHooks(hookRunner, hookCtx),
+      hooks: project.withNestedMemory(createToolHooks(hookRunner, hookCtx)),
+      promptContext: project,
       turnHooks: createTurnHooks(hookRunner, hookCtx),
       permissions,
       toolEnv,
@@ -277,10 +282,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
+      // (The memory files started loading with warmUp; the first request carries them.)
       ready: toolsReady.then(() => {
         mcpSetup.start();
         mcpSetup.attachHost();
-        return mcp.settled(mcpSetup.timeoutMs);
+        return Promise.all([mcp.settled(mcpSetup.timeoutMs), projectSetup.start()]).then(() => undefined);
       }),
     },
     {
@@ -305,6 +311,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
     }
     if (req.appendSystemPrompt) settings.systemPrompt = { ...settings.systemPrompt, append: req.appendSystemPrompt };
+    if (req.excludeDynamicSections && settings.systemPrompt.kind === 'preset') settings.systemPrompt = { ...settings.systemPrompt, excludeDynamicSections: true };
     if (req.jsonSchema) {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
@@ -324,6 +331,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
+      outputStyle: project.outputStyle,
+      availableOutputStyles: project.outputStyleNames,
     });
     return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
   };
@@ -344,18 +353,12 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
+      reloadOutputStyles: () => project.reloadOutputStyles(),
       contextSnapshot: async () => {
-        // The tool definitions are part of the context: load them now if no turn has yet.
+        // The tool definitions and the memory files are part of the context: load them now if no turn has yet.
         warmUp();
-        await toolsReady;
-        const { cwd, additionalDirectories } = session.shared.current;
-        const date = new Date().toISOString().slice(0, 10);
-        return {
-          model: settings.model,
-          system: buildSystemBlocks(settings.systemPrompt, { cwd, platform: process.platform, date, model: settings.model, additionalDirectories }),
-          tools: tools.definitions(),
-          messages: session.history,
-        };
+        await Promise.all([toolsReady, projectSetup.start()]);
+        return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage });
       },
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
@@ -365,7 +368,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(toQueued(f)),
+    onUser: (f) => session.submit(withMentions(toQueued(f), f, project, session.shared.current.cwd)),
     logger,
   });
 
@@ -408,6 +411,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
+    void projectSetup.start();
     mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };

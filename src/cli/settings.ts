@@ -43,6 +43,7 @@ const SettingsFile = z.looseObject({
   ),
   hooks: z.optional(z.record(z.string(), z.array(HookMatcherEntry))),
   disabledMcpjsonServers: z.optional(z.array(z.string())),
+  outputStyle: z.optional(z.string()),
 });
 
 export interface SettingsCommandHook {
@@ -62,6 +63,8 @@ export interface LoadedSettings {
   commandHooks: SettingsCommandHook[];
   /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
   disabledMcpjsonServers: string[];
+  /** `outputStyle`: the last layer that names one wins (user < project < local < --settings). */
+  outputStyle: string | undefined;
   /** What was not honoured from untrusted project/local files, for the log and tests. */
   ignored: Array<{ file: string; what: string }>;
 }
@@ -128,7 +131,7 @@ export function loadSettings(opts: {
   logger: Logger;
 }): LoadedSettings {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [], disabledMcpjsonServers: [] };
+  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [], disabledMcpjsonServers: [], outputStyle: undefined };
   const trust = readTrustStore(trustStorePath(opts.configDir));
   const files: Array<{ source: RuleSource; text: string; where: string; baseDir: string }> = [];
   const read = (source: RuleSource, path: string, baseDir: string): void => {
@@ -176,6 +179,7 @@ export function loadSettings(opts: {
       else for (const d of p.additionalDirectories ?? []) ignore(`additionalDirectories ${d}`);
     }
     out.disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
+    if (s.outputStyle !== undefined) out.outputStyle = s.outputStyle;
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
         for (const h of e.hooks) {

@@ -9,7 +9,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import type { EventSink, SessionEvent } from './events.js';
 import type { RetryPolicy } from './retry.js';
-import type { SystemPromptSpec } from './system-prompt.js';
+import type { PromptEnvironment, PromptExtras, SystemPromptSpec } from './system-prompt.js';
 
 export interface SessionSettings {
   model: string;
@@ -94,4 +94,12 @@ export interface SessionDeps {
   initialShared: SharedToolContext;
   /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
   ready?: Promise<void>;
+  /** What the project adds to every request (memory files, output style, environment facts); read per request. */
+  promptContext?: PromptContextPort;
+}
+
+/** Implemented by src/project (loaded before the first turn, via `ready`). */
+export interface PromptContextPort {
+  environment(): Pick<PromptEnvironment, 'isGitRepo' | 'osVersion'>;
+  extras(): PromptExtras;
 }

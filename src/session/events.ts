@@ -194,7 +194,9 @@ export type SessionEvent =
       exitCode?: number;
     }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
-  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] };
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /** A banner for the host (a project file that was skipped or cut, say). */
+  | { type: 'informational'; content: string; level: 'info' | 'notice' | 'suggestion' | 'warning' };
 
 /** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
 export interface EventSink {

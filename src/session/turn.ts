@@ -6,7 +6,7 @@ import type { QueuedInput, SessionDeps, SessionSettings } from './config.js';
 import type { ErrorCategory, PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from './events.js';
 import type { Conversation } from './history.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
-import { buildSystemBlocks } from './system-prompt.js';
+import { buildPrompt, withContext } from './system-prompt.js';
 import { type UsageLedger, emptyTurnUsage } from './usage.js';
 import type { SharedToolContext } from '../tools/tool.js';
 
@@ -133,17 +133,24 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     const toolDefs = deps.tools.definitions();
     const thinking = thinkingFor(settings);
     const maxTokens = settings.maxOutputTokens ?? 32_000;
-    return {
-      model,
-      max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
-      system: buildSystemBlocks(settings.systemPrompt, {
+    const prompt = buildPrompt(
+      settings.systemPrompt,
+      {
         cwd: tc.shared.current.cwd,
         platform: process.platform,
         date: new Date(deps.now()).toISOString().slice(0, 10),
         model,
         additionalDirectories: tc.shared.current.additionalDirectories,
-      }),
-      messages: conversation.forRequest(),
+        ...deps.promptContext?.environment(),
+      },
+      deps.promptContext?.extras(),
+    );
+    return {
+      model,
+      max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
+      system: prompt.system,
+      // The project's context (environment, memory files) goes before the first user message, every request.
+      messages: withContext(conversation.forRequest(), prompt.context),
       ...(toolDefs.length ? { tools: toolDefs } : {}),
       ...(thinking ? { thinking } : {}),
       metadata: { user_id: `agentd_session_${tc.sessionId}` },
