@@ -282,7 +282,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      // (The memory files started loading with warmUp; the first request carries them.)
       ready: toolsReady.then(() => {
         mcpSetup.start();
         mcpSetup.attachHost();

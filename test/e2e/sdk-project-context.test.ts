@@ -11,21 +11,28 @@ import { collect, query, scriptedRun } from '../support/sdk-run.js';
 
 const TEXT: Scenario = { rules: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }] };
 
+/** A block's text (a text block's text, a tool result's content as JSON). */
+function blockText(b: object): string {
+  const text: unknown = Reflect.get(b, 'text');
+  if (typeof text === 'string') return text;
+  return Reflect.get(b, 'type') === 'tool_result' ? JSON.stringify(Reflect.get(b, 'content')) : `[${String(Reflect.get(b, 'type'))}]`;
+}
+
 /** Everything the model was sent as text in a request: system blocks, then every text and tool_result. */
 function sentText(r: ModelRequest | undefined): string {
   if (!r) return '';
   const parts = (r.system ?? []).map((b) => b.text);
   for (const m of r.messages) {
     if (typeof m.content === 'string') parts.push(m.content);
-    else for (const b of m.content) parts.push(b.type === 'text' ? b.text : b.type === 'tool_result' ? JSON.stringify(b.content) : '');
+    else for (const b of m.content) parts.push(blockText(b));
   }
   return parts.join('\n');
 }
 
 function firstUserTexts(r: ModelRequest | undefined): string[] {
   const m = r?.messages[0];
-  if (!m || typeof m.content === 'string') return m ? [m.content] : [];
-  return m.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`));
+  if (!m) return [];
+  return typeof m.content === 'string' ? [m.content] : m.content.map((b) => blockText(b));
 }
 
 function project(cwd: string): void {
