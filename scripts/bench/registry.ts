@@ -3,6 +3,7 @@ import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
+import { initProjectContext } from './project.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
@@ -15,6 +16,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
   firstResult,
+  initProjectContext,
   authStatusJson,
   warmTurn,
   streamThroughput,
