@@ -285,7 +285,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       ready: toolsReady.then(() => {
         mcpSetup.start();
         mcpSetup.attachHost();
-        return Promise.all([mcp.settled(mcpSetup.timeoutMs), projectSetup.start()]).then(() => undefined);
+        return mcp.settled(mcpSetup.timeoutMs);
       }),
     },
     {

@@ -46,17 +46,12 @@ export function setUpProject(d: {
       if (started) report(p);
       else held.push(p);
     },
-  });
-  return {
-    project,
-    start: () => {
-      if (!started) {
-        started = true;
-        for (const p of held.splice(0)) report(p);
-      }
-      return project.start();
+    onStart: () => {
+      started = true;
+      for (const p of held.splice(0)) report(p);
     },
-  };
+  });
+  return { project, start: () => project.start() };
 }
 
 function promptText(content: string | UserBlock[]): string {

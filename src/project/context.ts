@@ -21,6 +21,8 @@ export interface ProjectContextOptions {
   /** The settings' `outputStyle`, if any. */
   outputStyle: string | undefined;
   onProblem: (p: ProjectProblem) => void;
+  /** Called once, when loading starts (after the initialize answer). */
+  onStart?: () => void;
 }
 
 interface Loaded {
@@ -57,6 +59,7 @@ export class ProjectContext implements PromptContextPort {
 
   /** Starts loading the memory files (idempotent); resolves when they are in. Never rejects. */
   start(): Promise<void> {
+    if (!this.loading) this.o.onStart?.();
     this.loading ??= this.load().catch((err: unknown) => {
       this.o.onProblem({ kind: 'unreadable', file: this.o.cwd, message: `memory files could not be loaded: ${err instanceof Error ? err.message : String(err)}` });
     });
@@ -75,6 +78,10 @@ export class ProjectContext implements PromptContextPort {
       isGitRepo,
       nested: new NestedMemory({ cwd: this.o.cwd, sources: this.o.sources, alreadyLoaded: files.map((f) => f.path), maxFileBytes: MAX_MEMORY_FILE_BYTES, onProblem: this.o.onProblem }),
     };
+  }
+
+  ready(): Promise<void> {
+    return this.start();
   }
 
   get memoryFiles(): readonly MemoryFile[] {

@@ -100,6 +100,8 @@ export interface SessionDeps {
 
 /** Implemented by src/project (loaded before the first turn, via `ready`). */
 export interface PromptContextPort {
+  /** Resolves when the context is loaded (never rejects); awaited before the first turn. */
+  ready(): Promise<void>;
   environment(): Pick<PromptEnvironment, 'isGitRepo' | 'osVersion'>;
   extras(): PromptExtras;
 }
