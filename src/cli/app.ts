@@ -205,8 +205,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  const sources = opts.settingSources ?? ['user', 'project', 'local'];
-  const projectSetup = setUpProject({ cwd: io.cwd, configDir, sources, outputStyle: loaded.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
+  const projectSetup = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: loaded.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const project = projectSetup.project;
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
@@ -273,6 +272,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       permissions,
       toolEnv,
       recorder: opened.recorder,
+      sidechainRecorder: (agentId) => opened.openSidechain(agentId),
       logger,
       now: Date.now,
       newUuid,
