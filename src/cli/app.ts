@@ -41,7 +41,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
@@ -205,8 +205,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  const projectSetup = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: loaded.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
-  const project = projectSetup.project;
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: loaded.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -225,6 +224,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     rules,
     getMode: () => settings.permissionMode,
     mcpModeOverride: (server) => mcp.modeOverride(server),
+    mcpToolPolicy: (server, toolName) => mcp.toolPolicy(server, toolName),
     analyzer: shellAnalyzer,
     readOnlySandbox,
     prompter: choosePrompter(opts, logger, {
@@ -261,6 +261,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
     logger,
   });
+  const mcpStarted = toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost()));
+  const turnHooks = createTurnHooks(hookRunner, hookCtx);
   const session: Session = new Session(
     {
       model,
@@ -268,7 +270,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       tools,
       hooks: project.withNestedMemory(createToolHooks(hookRunner, hookCtx)),
       promptContext: project,
-      turnHooks: createTurnHooks(hookRunner, hookCtx),
+      turnHooks,
+      compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
       toolEnv,
       recorder: opened.recorder,
@@ -281,12 +284,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      ready: toolsReady.then(() => {
-        mcpSetup.start();
-        mcpSetup.attachHost();
-        return mcp.settled(mcpSetup.timeoutMs);
-      }),
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
+      // so the SDK servers initialize declared (after start-up) are waited for too.
+      ready: () => mcpStarted.then(() => mcp.settled(mcpSetup.timeoutMs)),
     },
     {
       sessionId,
@@ -321,7 +321,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    const mcpApplied = mcpSetup.fromInitialize(req);
+    const mcpFields = mcpSetup.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -333,7 +333,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       outputStyle: project.outputStyle,
       availableOutputStyles: project.outputStyleNames,
     });
-    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return { ...reply, ...mcpFields } as unknown as Record<string, unknown>;
   };
 
   const router = new Router({
@@ -357,7 +357,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         // The tool definitions and the memory files are part of the context: load them now if no turn has yet.
         warmUp();
         await Promise.all([toolsReady, projectSetup.start()]);
-        return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage });
+        return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage, env: io.env });
       },
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>

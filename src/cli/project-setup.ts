@@ -11,6 +11,8 @@ import type { SettingSource } from '../project/memory.js';
 import type { ProjectProblem } from '../project/problems.js';
 import type { QueuedInput, SessionSettings } from '../session/config.js';
 import type { SessionEvent } from '../session/events.js';
+import { autoCompactThreshold, parseCompactionEnv } from '../compaction/policy.js';
+import { contextWindowFor } from '../session/context-window.js';
 import { buildPrompt } from '../session/system-prompt.js';
 import type { SharedToolContext } from '../tools/tool.js';
 
@@ -77,7 +79,10 @@ export function contextSnapshotOf(d: {
   messages: readonly ApiMessage[];
   betas: readonly string[];
   lastCall: ContextSnapshot['lastCall'];
+  /** For the compaction switches (DISABLE_COMPACT, CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, …). */
+  env: Readonly<Record<string, string | undefined>>;
 }): ContextSnapshot {
+  const threshold = autoCompactThreshold(contextWindowFor(d.settings.model, d.betas), parseCompactionEnv(d.env));
   const env = { cwd: d.shared.cwd, additionalDirectories: d.shared.additionalDirectories, platform: process.platform, date: new Date().toISOString().slice(0, 10), model: d.settings.model, ...d.project.environment() };
   const prompt = buildPrompt(d.settings.systemPrompt, env, d.project.extras());
   return {
@@ -88,6 +93,7 @@ export function contextSnapshotOf(d: {
     tools: d.tools,
     messages: d.messages,
     betas: d.betas,
+    ...(threshold !== undefined ? { autoCompactThreshold: threshold } : {}),
     ...(d.lastCall ? { lastCall: d.lastCall } : {}),
   };
 }

@@ -20,6 +20,8 @@ export interface ContextSnapshot {
   context?: readonly string[];
   memoryFiles?: ReadonlyArray<{ path: string; kind: 'user' | 'project' | 'local'; text: string }>;
   betas?: readonly string[];
+  /** The size at which the thread is compacted automatically; undefined: no automatic compaction. */
+  autoCompactThreshold?: number;
   /** The usage the API reported for the last model call of the session, if any. */
   lastCall?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
 }
@@ -174,7 +176,10 @@ export function estimateContextUsage(s: ContextSnapshot): GetContextUsageRespons
     last && lastIdx >= 0
       ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens + last.output_tokens + breakdownTotal(breakdownOf(s.messages.slice(lastIdx + 1)))
       : estimated;
-  categories.push({ id: 'free_space', name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens), color: 'promptBorder', kind: 'free' });
+  // Claude Code's autocompact buffer: the part of the window past the automatic-compaction threshold.
+  const buffer = s.autoCompactThreshold !== undefined ? Math.max(0, maxTokens - s.autoCompactThreshold) : 0;
+  if (buffer > 0) categories.push({ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, color: 'inactive', kind: 'buffer' });
+  categories.push({ id: 'free_space', name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens - buffer), color: 'promptBorder', kind: 'free' });
   return {
     categories,
     totalTokens,
@@ -188,8 +193,7 @@ export function estimateContextUsage(s: ContextSnapshot): GetContextUsageRespons
     systemTools,
     systemPromptSections,
     agents: [],
-    // agentd does not compact yet: the window simply fills.
-    isAutoCompactEnabled: false,
+    isAutoCompactEnabled: s.autoCompactThreshold !== undefined,
     messageBreakdown,
     apiUsage: last ?? null,
     agentd_estimate: last && lastIdx >= 0 ? 'api_plus_estimate' : 'estimate',

@@ -10,6 +10,7 @@ import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { Thread } from '../thread/thread.js';
 import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
+import { runCompactTurn } from './compact-turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
 
 export interface InterruptReceipt {
@@ -147,7 +148,7 @@ export class Session {
       try {
         if (!this.started) {
           this.started = true;
-          await this.deps.ready;
+          await this.deps.ready?.();
           // The project's memory files: loading since start-up, needed by the first request.
           await this.deps.promptContext?.ready();
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
@@ -156,8 +157,7 @@ export class Session {
             this.thread.appendUser(text, { isSynthetic: true });
           }
         }
-        result = await runTurn(
-          {
+        const tc = {
             deps: this.deps,
             settings: this.settings,
             thread: this.thread,
@@ -169,11 +169,9 @@ export class Session {
             betas: this.opts.betas,
             resultIndex: this.resultIndex,
             queuedCount: () => this.queue.size,
-            emit: (ev) => this.emit(ev),
-          },
-          input,
-          controller.signal,
-        );
+            emit: (ev: SessionEvent) => this.emit(ev),
+          };
+        result = input.local?.kind === 'compact' ? await runCompactTurn(tc, input, input.local.instructions, controller.signal) : await runTurn(tc, input, controller.signal);
       } catch (err) {
         // A bug, not a model or tool error (those become results inside runTurn). The turn still ends.
         this.deps.logger.error({ err }, 'turn crashed');

@@ -1,12 +1,12 @@
 // One turn of the main session: the user's message in (UserPromptSubmit hooks first), then the agent loop over
 // the session's thread, exactly one TurnResult out.
-import type { UserBlock } from '../model/types.js';
+import type { SystemBlock, UserBlock } from '../model/types.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionSettings } from './config.js';
 import { earlyResult, runAgentLoop } from './loop.js';
-import { buildPrompt } from './system-prompt.js';
+import { type BuiltPrompt, buildPrompt } from './system-prompt.js';
 import type { UsageLedger } from './usage.js';
 
 export { STRUCTURED_OUTPUT_TOOL } from './loop.js';
@@ -51,28 +51,15 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   }
   for (const ctx of prompt.additionalContext) thread.appendUser([{ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` }], { isSynthetic: true });
 
-  // The system prompt and the context before the first user message (environment, memory files: src/project).
-  const promptFor = (model: string) =>
-    buildPrompt(
-      settings.systemPrompt,
-      {
-        cwd: tc.shared.current.cwd,
-        platform: process.platform,
-        date: new Date(deps.now()).toISOString().slice(0, 10),
-        model,
-        additionalDirectories: tc.shared.current.additionalDirectories,
-        ...deps.promptContext?.environment(),
-      },
-      deps.promptContext?.extras(),
-    );
   // `settings` is the session's live object: set_model during a turn takes effect from the next model round.
   return runAgentLoop({
     ...resultBase,
     tools: deps.tools,
     thread,
     settings,
-    system: (model) => promptFor(model).system,
-    context: (model) => promptFor(model).context,
+    system: (model) => systemFor(tc, model),
+    // The context before the first user message (environment, memory files: src/project).
+    context: (model) => promptFor(tc, model).context,
     stopHook: (i, s) => deps.turnHooks.stop(i, s),
     shared: tc.shared,
     signal,
@@ -80,5 +67,27 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     emitStreamEvents: tc.emitStreamEvents,
     betas: tc.betas,
     userId: `agentd_session_${tc.sessionId}`,
+    ...(deps.compaction ? { compaction: deps.compaction } : {}),
   });
+}
+
+/** The session's system prompt, and the context before the first user message, for a request to `model`. */
+export function promptFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): BuiltPrompt {
+  return buildPrompt(
+    tc.settings.systemPrompt,
+    {
+      cwd: tc.shared.current.cwd,
+      platform: process.platform,
+      date: new Date(tc.deps.now()).toISOString().slice(0, 10),
+      model,
+      additionalDirectories: tc.shared.current.additionalDirectories,
+      ...tc.deps.promptContext?.environment(),
+    },
+    tc.deps.promptContext?.extras(),
+  );
+}
+
+/** The session's system prompt for a request to `model`. */
+export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): SystemBlock[] {
+  return promptFor(tc, model).system;
 }

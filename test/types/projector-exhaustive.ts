@@ -26,6 +26,9 @@ export function complete(ev: SessionEvent): string {
     case 'hook_response':
     case 'writes_lost':
     case 'informational':
+    case 'compact_status':
+    case 'compact_boundary':
+    case 'compact_summary':
       return ev.type;
     default:
       return assertNever(ev);
@@ -52,6 +55,9 @@ export function missingOne(ev: SessionEvent): string {
     case 'hook_started':
     case 'hook_response':
     case 'informational':
+    case 'compact_status':
+    case 'compact_boundary':
+    case 'compact_summary':
       return ev.type;
     default:
       // @ts-expect-error -- 'writes_lost' reaches the default, so `ev` is not `never`.
