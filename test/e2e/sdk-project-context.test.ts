@@ -183,7 +183,8 @@ describe('output styles, mentions and context usage through the SDK', () => {
       [join(run.cwd, 'CLAUDE.md'), 'Project'],
       [join(run.cwd, 'docs', 'guide.md'), 'Project'],
     ]);
-    expect(usage.categories.map((c) => c.id)).toEqual(['system_prompt', 'system_tools', 'memory_files', 'free_space']);
+    expect(usage.categories.map((c) => c.id)).toEqual(['system_prompt', 'system_tools', 'memory_files', 'autocompact_buffer', 'free_space']);
+    expect(usage.isAutoCompactEnabled).toBe(true);
     expect(usage.maxTokens).toBe(1_000_000);
   });
 });
