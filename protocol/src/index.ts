@@ -56,6 +56,7 @@ import {
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
   SystemInformationalFrame,
+  SystemAgentdWarningFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -99,6 +100,7 @@ export const OutboundFrame = z.union([
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
   SystemInformationalFrame,
+  SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,
