@@ -405,12 +405,7 @@ export const SystemSessionWritesLostFrame = z.strictObject({
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
 
-/**
- * A text banner for the host (Claude Code's SDKInformationalMessage). agentd sends it with `level: "warning"` for
- * a project file it could not use as it stands (a memory file that is binary, unreadable, too large, an import
- * loop or an import outside the working directories; an unknown output style): the file is named, and skipped
- * or cut; the session goes on.
- */
+/** Claude Code's SDKInformationalMessage; agentd sends `level: "warning"` for a project file skipped or cut (README, "Project context"). */
 export const SystemInformationalFrame = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('informational'),
