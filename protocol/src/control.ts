@@ -10,6 +10,8 @@ export const InitializeRequest = z.looseObject({
   // TS 0.3.x sends string[] (`[""]` by default), TS 0.2.x a string.
   systemPrompt: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
   appendSystemPrompt: z.optional(z.nullable(z.string())),
+  /** The claude_code preset without its per-session sections (they go to the first user message instead). */
+  excludeDynamicSections: z.optional(z.nullable(z.boolean())),
   sdkMcpServers: z.optional(z.nullable(z.array(z.string()))),
   /** `mcpServersDelivery: 'initialize'`: external servers sent here instead of --mcp-config (entries parsed by src/mcp). */
   mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
@@ -139,6 +141,12 @@ export const RemoteControlRequest = z.looseObject({
   name: z.optional(z.nullable(z.string())),
 });
 
+/** Re-reads the output-style directories; answers the refreshed names. */
+export const ReloadOutputStylesRequest = z.looseObject({ subtype: z.literal('reload_output_styles') });
+
+export const ReloadOutputStylesResponse = z.strictObject({ available_output_styles: z.array(z.string()) });
+export type ReloadOutputStylesResponse = z.infer<typeof ReloadOutputStylesResponse>;
+
 /** Subtypes agentd implements; everything else gets `unsupported_request`. */
 export const SUPPORTED_CONTROL_SUBTYPES = [
   'initialize',
@@ -155,6 +163,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'generate_session_title',
   'get_context_usage',
   'remote_control',
+  'reload_output_styles',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -173,6 +182,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   generate_session_title: GenerateSessionTitleRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
+  reload_output_styles: ReloadOutputStylesRequest,
 } as const;
 
 export type ControlRequestOf<S extends SupportedControlSubtype> = z.infer<(typeof CONTROL_REQUEST_SCHEMAS)[S]>;
@@ -348,7 +358,11 @@ export const GetContextUsageResponse = z.strictObject({
       cache_read_input_tokens: Tokens,
     }),
   ),
-  /** agentd extension: how the counts were made. Always `"estimate"` today (about 4 characters a token). */
-  agentd_estimate: z.literal('estimate'),
+  /**
+   * agentd extension: how the total was made. `"estimate"`: every category at about 4 characters a token;
+   * `"api_plus_estimate"`: the API's usage for the last request and its answer, plus an estimate of what was
+   * appended since (the categories stay estimates).
+   */
+  agentd_estimate: z.enum(['estimate', 'api_plus_estimate']),
 });
 export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;

@@ -20,6 +20,8 @@ export const InboundUserFrame = z.looseObject({
   priority: z.optional(z.nullable(z.enum(['now', 'next', 'later']))),
   shouldQuery: z.optional(z.nullable(z.boolean())),
   isSynthetic: z.optional(z.nullable(z.boolean())),
+  /** The client composed the text: no `@file` mention expansion (and no slash-command dispatch). */
+  client_composed: z.optional(z.nullable(z.boolean())),
 });
 export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
 
@@ -416,6 +418,16 @@ export const SystemSessionWritesLostFrame = z.strictObject({
   ...Ids,
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
+
+/** Claude Code's SDKInformationalMessage; agentd sends `level: "warning"` for a project file skipped or cut (README, "Project context"). */
+export const SystemInformationalFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('informational'),
+  content: z.string(),
+  level: z.enum(['info', 'notice', 'suggestion', 'warning']),
+  ...Ids,
+});
+export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 
 /**
  * agentd: something the session was configured with was not used — a settings file that is not JSON, for one —

@@ -5,6 +5,7 @@ import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
+import { initProjectContext } from './project.js';
 import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
@@ -18,6 +19,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   startup,
   startupLoaders,
   firstResult,
+  initProjectContext,
   authStatusJson,
   warmTurn,
   streamThroughput,

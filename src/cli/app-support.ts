@@ -13,7 +13,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
 import type { CompactHooks } from '../compaction/compact.js';
 import { parseCompactionEnv } from '../compaction/policy.js';
 import type { LoopCompaction } from '../session/loop-compaction.js';
-import { priceFor } from '../session/pricing.js';
+import { contextWindowFor } from '../session/context-window.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
 import { AGENTD_VERSION } from '../version.js';
@@ -94,5 +94,5 @@ export async function readAll(stream: Readable): Promise<string> {
 
 /** The session's compaction: Claude Code's environment switches, the model's window, PreCompact/PostCompact. */
 export function sessionCompaction(env: Readonly<Record<string, string | undefined>>, hooks: CompactHooks, transcriptPath: () => string | undefined): LoopCompaction {
-  return { settings: parseCompactionEnv(env), contextWindow: (model) => priceFor(model).price.contextWindow, transcriptPath, hooks };
+  return { settings: parseCompactionEnv(env), contextWindow: (model) => contextWindowFor(model), transcriptPath, hooks };
 }

@@ -28,7 +28,6 @@ import { configFrom } from './app-config.js';
 import { configWarningFrames } from '../control/config-warnings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
-import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { AbortReason } from '../util/abort.js';
@@ -46,6 +45,7 @@ import { choosePrompter } from './app-prompter.js';
 import { buildModel, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
+import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
 export { DEFAULT_MODEL } from '../config/config.js';
@@ -193,10 +193,12 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
+      outputStyle: project.outputStyle,
     }),
     newUuid,
     now: Date.now,
   });
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -264,7 +266,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       model,
       sink: projector,
       tools,
-      hooks: createToolHooks(hookRunner, hookCtx),
+      hooks: project.withNestedMemory(createToolHooks(hookRunner, hookCtx)),
+      promptContext: project,
       turnHooks,
       compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
@@ -307,6 +310,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
     }
     if (req.appendSystemPrompt) settings.systemPrompt = { ...settings.systemPrompt, append: req.appendSystemPrompt };
+    if (req.excludeDynamicSections && settings.systemPrompt.kind === 'preset') settings.systemPrompt = { ...settings.systemPrompt, excludeDynamicSections: true };
     if (req.jsonSchema) {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
@@ -327,6 +331,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
+      outputStyle: project.outputStyle,
+      availableOutputStyles: project.outputStyleNames,
     });
     return { ...reply, ...mcpFields };
   };
@@ -348,18 +354,12 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
+      reloadOutputStyles: () => project.reloadOutputStyles(),
       contextSnapshot: async () => {
-        // The tool definitions are part of the context: load them now if no turn has yet.
+        // The tool definitions and the memory files are part of the context: load them now if no turn has yet.
         warmUp();
-        await toolsReady;
-        const { cwd, additionalDirectories } = session.shared.current;
-        const date = new Date().toISOString().slice(0, 10);
-        return {
-          model: settings.model,
-          system: buildSystemBlocks(settings.systemPrompt, { cwd, platform: process.platform, date, model: settings.model, additionalDirectories }),
-          tools: tools.definitions(),
-          messages: session.history,
-        };
+        await Promise.all([toolsReady, projectSetup.start()]);
+        return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage, env: io.env });
       },
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
@@ -369,7 +369,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(toQueued(f)),
+    onUser: (f) => session.submit(withMentions(toQueued(f), f, project, session.shared.current.cwd)),
     logger,
   });
 
@@ -381,6 +381,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
+    void projectSetup.start();
     mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };

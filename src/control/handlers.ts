@@ -29,6 +29,8 @@ export interface HandlerDeps {
   mcpModeOverride: (server: string, mode: 'default' | 'auto' | null) => boolean;
   /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
   mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
+  /** `reload_output_styles`: the refreshed style names. */
+  reloadOutputStyles: () => string[];
   /** What the next model request would carry (for `get_context_usage`). */
   contextSnapshot: () => Promise<ContextSnapshot>;
   /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
@@ -140,6 +142,7 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
       return { ok: true, response: { title } };
     },
 
+    reload_output_styles: (): HandlerResult => ({ ok: true, response: { available_output_styles: d.reloadOutputStyles() } }),
     get_context_usage: async () => ({ ok: true, response: estimateContextUsage(await d.contextSnapshot()) }),
 
     remote_control: (req): HandlerResult =>

@@ -12,6 +12,8 @@ export interface InitializeInfo {
   hooksApplied: boolean;
   agentdVersion: string;
   busy: boolean;
+  outputStyle?: string;
+  availableOutputStyles?: string[];
 }
 
 const KNOWN_MODELS: Array<{ value: string; displayName: string; description: string }> = [
@@ -36,8 +38,8 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
   return {
     commands: [],
     agents: [],
-    output_style: 'default',
-    available_output_styles: ['default'],
+    output_style: i.outputStyle ?? 'default',
+    available_output_styles: i.availableOutputStyles ?? ['default'],
     models,
     account: { apiKeySource: i.apiKeySource, tokenSource: 'none', apiProvider: 'firstParty' },
     hooks_applied: i.hooksApplied,

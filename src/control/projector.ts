@@ -27,6 +27,8 @@ export interface InitInfo {
   mcpServers: Array<{ name: string; status: string; source?: string }>;
   apiKeySource: string;
   additionalDirectories: string[];
+  /** The active output style's name. */
+  outputStyle?: string;
 }
 
 export interface ProjectorOptions {
@@ -50,6 +52,8 @@ export class Projector {
   private readonly sidJson: string;
   /** The last api_message_id and its JSON: one message streams many events. */
   private msgId = { id: '', json: '""' };
+  /** The token counts the API reported for the session's last model call (for `get_context_usage`). */
+  lastCallUsage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } | undefined;
 
   constructor(
     private readonly out: FrameOut,
@@ -223,7 +227,9 @@ export class Projector {
         });
       case 'turn_result':
         return this.out.write(this.result(ev.result));
-      case 'usage':
+      case 'usage': {
+        const { cost_usd: _cost, ...tokens } = ev.call;
+        this.lastCallUsage = tokens;
         if (!this.o.usageFrames) return undefined;
         return this.out.write({
           type: 'system',
@@ -235,6 +241,7 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      }
       case 'hook_started':
         if (!this.o.includeHookEvents) return undefined;
         return this.out.write({ type: 'system', subtype: 'hook_started', hook_id: ev.hookId, hook_name: ev.hookName, hook_event: ev.hookEvent, uuid: this.o.newUuid(), session_id: sid });
@@ -264,6 +271,8 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'informational':
+        return this.out.write({ type: 'system', subtype: 'informational', content: ev.content, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
       case 'compact_status':
         return this.out.write(
           ev.status === 'compacting'
@@ -301,7 +310,7 @@ export class Projector {
       slash_commands: [],
       apiKeySource: i.apiKeySource,
       claude_code_version: PROTOCOL_LEVEL,
-      output_style: 'default',
+      output_style: i.outputStyle ?? 'default',
       agents: [],
       skills: [],
       plugins: [],

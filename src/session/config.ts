@@ -10,7 +10,7 @@ import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import type { EventSink } from '../thread/events.js';
 import type { SidechainRecorder, TranscriptRecorder } from '../thread/recorder.js';
 import type { RetryPolicy } from './retry.js';
-import type { SystemPromptSpec } from './system-prompt.js';
+import type { PromptEnvironment, PromptExtras, SystemPromptSpec } from './system-prompt.js';
 
 export interface SessionSettings {
   model: string;
@@ -86,4 +86,14 @@ export interface SessionDeps {
    * start-up; MCP servers declared by then are waited for, within their budget).
    */
   ready?: () => Promise<void>;
+  /** What the project adds to every request (memory files, output style, environment facts); read per request. */
+  promptContext?: PromptContextPort;
+}
+
+/** Implemented by src/project; the session awaits `ready()` before its first turn. */
+export interface PromptContextPort {
+  /** Resolves when the context is loaded (never rejects); awaited before the first turn. */
+  ready(): Promise<void>;
+  environment(): Pick<PromptEnvironment, 'isGitRepo' | 'osVersion'>;
+  extras(): PromptExtras;
 }

@@ -149,6 +149,8 @@ export class Session {
         if (!this.started) {
           this.started = true;
           await this.deps.ready?.();
+          // The project's memory files: loading since start-up, needed by the first request.
+          await this.deps.promptContext?.ready();
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
           for (const ctx of ss.additionalContext) {
             const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;

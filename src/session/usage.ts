@@ -2,6 +2,7 @@
 // `total_cost_usd` are cumulative for the life of the process, as in Claude Code.
 import type { Usage } from '../model/types.js';
 import type { ModelUsageTotals, TurnUsage } from './events.js';
+import { contextWindowFor } from './context-window.js';
 import { costUsd, priceFor } from './pricing.js';
 
 export function emptyTurnUsage(): TurnUsage {
@@ -61,7 +62,7 @@ export class UsageLedger {
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: price.contextWindow,
+      contextWindow: contextWindowFor(model),
       maxOutputTokens: price.maxOutputTokens,
       costBasis: basis,
     };

@@ -204,6 +204,8 @@ export type SessionEvent =
     }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /** A banner for the host (a project file that was skipped or cut, say). */
+  | { type: 'informational'; content: string; level: 'info' | 'notice' | 'suggestion' | 'warning' }
   /** A compaction started (status compacting) or ended (status null, with how it went). */
   | { type: 'compact_status'; status: 'compacting' }
   | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }

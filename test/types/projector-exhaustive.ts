@@ -25,6 +25,7 @@ export function complete(ev: SessionEvent): string {
     case 'hook_started':
     case 'hook_response':
     case 'writes_lost':
+    case 'informational':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':
@@ -53,6 +54,7 @@ export function missingOne(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
+    case 'informational':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':

@@ -42,6 +42,10 @@ function stringField(o: unknown, key: string): string {
   return typeof v === 'string' ? v : '';
 }
 
+function isReminder(text: string): boolean {
+  return text.startsWith('<system-reminder>\n# Environment\n') || text.startsWith('<system-reminder>\nInstructions from the memory files');
+}
+
 function blockText(b: UserBlock): string {
   if (b.type === 'text' && typeof (b as { text?: unknown }).text === 'string') return (b as { text: string }).text;
   if (b.type === 'tool_result') {
@@ -77,7 +81,15 @@ export function requestFacts(req: ModelRequest): RequestFacts {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     if (m && m.role === 'user' && !isToolResultOnly(m)) {
-      lastUserText = typeof m.content === 'string' ? m.content : m.content.filter((b) => b.type !== 'tool_result').map(blockText).join('\n');
+      // What the user typed: not the tool results, nor the context agentd puts before a prompt (environment,
+      // memory files), which travels as whole <system-reminder> blocks.
+      lastUserText =
+        typeof m.content === 'string'
+          ? m.content
+          : m.content
+              .filter((b) => b.type !== 'tool_result' && !(b.type === 'text' && isReminder(blockText(b))))
+              .map(blockText)
+              .join('\n');
       break;
     }
   }

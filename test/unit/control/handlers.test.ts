@@ -34,6 +34,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     mcpSetServers: async () => ({ added: [], removed: [], errors: {} }),
     mcpModeOverride: () => true,
     contextSnapshot: async () => EMPTY,
+    reloadOutputStyles: () => ['default'],
     persistTitle: (t) => persisted.push(t),
     ...over,
   });
