@@ -4,6 +4,8 @@ import { appendFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InboundUserFrame, OutboundFrame } from '../../protocol/src/index.js';
 import { AnthropicModelClient } from '../model/anthropic.js';
+import { DIRECT, type NetConfig } from '../net/config.js';
+import type { ModelSetup } from './credentials.js';
 import { ScenarioEngine } from '../model/scripted/engine.js';
 import { ScriptedModelClient } from '../model/scripted/client.js';
 import { loadScenario } from '../model/scripted/load.js';
@@ -24,7 +26,7 @@ export function envInt(env: AppIO['env'], ...names: string[]): number | undefine
   return undefined;
 }
 
-export function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient {
+export function buildModel(opts: CliOptions, io: AppIO, sessionId: string, setup?: ModelSetup, net: NetConfig = DIRECT): ModelClient {
   if (opts.modelProvider === 'scripted') {
     const loaded = loadScenario(opts.scenario);
     if (!loaded.ok) throw new StartupError('scenario_invalid', loaded.message);
@@ -32,10 +34,10 @@ export function buildModel(opts: CliOptions, io: AppIO, sessionId: string): Mode
     const recordPath = opts.scenarioRecord;
     return new ScriptedModelClient(engine, recordPath ? { record: (req) => appendFileSync(recordPath, `${JSON.stringify(req)}\n`) } : {});
   }
+  if (!setup) throw new Error('buildModel: a model setup is required for the anthropic provider');
   return new AnthropicModelClient({
-    apiKey: io.env['ANTHROPIC_API_KEY'] || undefined,
-    authToken: io.env['ANTHROPIC_AUTH_TOKEN'] || undefined,
-    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
+    provider: setup.provider,
+    net,
     headers: {
       'x-agentd-session-id': sessionId,
       'user-agent': `agentd/${AGENTD_VERSION}${io.env['CLAUDE_AGENT_SDK_CLIENT_APP'] ? ` ${io.env['CLAUDE_AGENT_SDK_CLIENT_APP']}` : ''}`,

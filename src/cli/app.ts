@@ -42,7 +42,8 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { setUpModel } from './app-model.js';
+import { envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
@@ -102,7 +103,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   }
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
-  const model = buildModel(opts, io, sessionId);
+  const { model, account, apiKeySource } = setUpModel(opts, io, sessionId);
   const defaultModel = opts.model ?? DEFAULT_MODEL;
   const configDir = io.env['CLAUDE_CONFIG_DIR'] || join(homedir(), '.claude');
   const loaded = loadSettings({
@@ -184,7 +185,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const client = new ControlClient(out, newUuid);
   const sessionStateMode =
     io.env['CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS'] === '1' ? 'visible' : io.env['CLAUDE_CODE_SDK_READS_SESSION_STATE'] === '1' ? 'host_only' : 'none';
-  const apiKeySource = io.env['ANTHROPIC_API_KEY'] ? 'ANTHROPIC_API_KEY' : 'none';
   const projector: Projector = new Projector(out, {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
@@ -320,7 +320,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       defaultModel,
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
-      apiKeySource,
+      account,
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,

@@ -236,3 +236,57 @@ export function persistUpdate(path: string, u: PermissionUpdateValue, trustStore
   writeFileAtomic(path, text);
   if (trustStore !== undefined) recordTrusted(trustStore, path, text);
 }
+
+const HelperKey = z.looseObject({ apiKeyHelper: z.optional(z.string()) });
+
+export interface ApiKeyHelperSetting {
+  command: string;
+  /** The file it came from, or '--settings'. */
+  where: string;
+}
+
+/**
+ * The `apiKeyHelper` the settings name: the last of user, project, local, --settings that sets it wins (Claude
+ * Code's merge order). A project or local file (a repository can ship one) is honoured only when agentd wrote
+ * that exact content for the host (the trust store, as for its allow rules); otherwise the helper is not run and
+ * is reported in `ignored`. Kept as one function so the coming single config object can take it over whole.
+ */
+export function apiKeyHelperSetting(opts: {
+  sources: ReadonlyArray<'user' | 'project' | 'local'>;
+  flagSettings: string | undefined;
+  configDir: string;
+  cwd: string;
+}): { use: ApiKeyHelperSetting | undefined; ignored: ApiKeyHelperSetting[] } {
+  const paths = settingsPaths(opts.configDir, opts.cwd);
+  const trust = readTrustStore(trustStorePath(opts.configDir));
+  const candidates: Array<{ where: string; text: string; repo: boolean }> = [];
+  const read = (where: string, repo: boolean): void => {
+    try {
+      candidates.push({ where, text: readFileSync(where, 'utf8'), repo });
+    } catch {
+      // missing or unreadable: loadSettings reports what matters
+    }
+  };
+  if (opts.sources.includes('user')) read(paths.userSettings, false);
+  if (opts.sources.includes('project')) read(paths.projectSettings, true);
+  if (opts.sources.includes('local')) read(paths.localSettings, true);
+  const flag = opts.flagSettings?.trim();
+  if (flag?.startsWith('{')) candidates.push({ where: '--settings', text: flag, repo: false });
+  else if (flag) read(flag, false);
+  let use: ApiKeyHelperSetting | undefined;
+  const ignored: ApiKeyHelperSetting[] = [];
+  for (const c of candidates) {
+    let v: unknown;
+    try {
+      v = JSON.parse(c.text);
+    } catch {
+      continue;
+    }
+    const parsed = HelperKey.safeParse(v);
+    const command = parsed.success ? parsed.data.apiKeyHelper : undefined;
+    if (command === undefined || !command.trim()) continue;
+    if (c.repo && trust[c.where] !== c.text) ignored.push({ command, where: c.where });
+    else use = { command, where: c.where };
+  }
+  return { use, ignored };
+}

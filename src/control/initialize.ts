@@ -8,7 +8,8 @@ export interface InitializeInfo {
   defaultModel: string;
   currentModel: string;
   permissionMode: PermissionModeName;
-  apiKeySource: string;
+  /** Where the credentials come from (names only; cli/credentials.ts). */
+  account: { apiProvider: string; tokenSource?: string; apiKeySource?: string };
   hooksApplied: boolean;
   agentdVersion: string;
   busy: boolean;
@@ -39,7 +40,7 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     output_style: 'default',
     available_output_styles: ['default'],
     models,
-    account: { apiKeySource: i.apiKeySource, tokenSource: 'none', apiProvider: 'firstParty' },
+    account: { ...(i.account.tokenSource !== undefined ? { tokenSource: i.account.tokenSource } : {}), ...(i.account.apiKeySource !== undefined ? { apiKeySource: i.account.apiKeySource } : {}), apiProvider: i.account.apiProvider },
     hooks_applied: i.hooksApplied,
     hook_on_failure_supported: true,
     claude_code_version: PROTOCOL_LEVEL,
