@@ -89,7 +89,7 @@ export class AnthropicModelClient implements ModelClient {
         defaultHeaders: this.opts.headers,
         fetch,
       });
-      return { client, errors: sdk, mapModel: (m) => m, http, chunked: true };
+      return { client, errors: sdk, mapModel: (m) => m, bodyExtra: {}, http, chunked: true };
     } catch (err) {
       if (err instanceof ModelApiError) throw err;
       // A client that cannot be built fails the same way every time: never a retryable error.
@@ -132,7 +132,7 @@ export class AnthropicModelClient implements ModelClient {
     const key = this.auth.kind === 'helper' ? await this.helperKey(signal) : undefined;
     const { betas: requestBetas, ...rest } = request;
     const betas = [...authBetas(this.auth), ...(requestBetas ?? [])];
-    const body = { ...rest, model: r.mapModel(rest.model), stream: true };
+    const body = { ...rest, model: r.mapModel(rest.model), stream: true, ...r.bodyExtra };
     const headers: Record<string, string> = { 'content-type': 'application/json', ...authHeaders(this.auth, key), ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}) };
     let response: Response;
     try {

@@ -43,7 +43,7 @@ export function toModelError(err: unknown, sdk: ErrorClasses, signal: AbortSigna
     const status = typeof err.status === 'number' ? err.status : null;
     const headers = err.headers;
     const get = (name: string): string | null => headers?.get(name) ?? null;
-    const message = err.apiMessage ?? err.message;
+    const message = err.apiMessage ?? bodyMessage(err.error) ?? err.message;
     // AWS services name the error in a header (Bedrock: x-amzn-errortype "ThrottlingException:…").
     const awsType = get('x-amzn-errortype')?.split(':')[0];
     const kind = (awsType ? awsKind(awsType) : undefined) ?? kindForStatus(status, err.type ?? undefined, message);
@@ -103,4 +103,11 @@ export function awsKind(type: string): ModelErrorKind | undefined {
     default:
       return undefined;
   }
+}
+
+/** `message` of an error body that is not the Messages API's shape (Bedrock, Vertex and gateways answer `{message}`). */
+function bodyMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || !('message' in body)) return undefined;
+  const m = body.message;
+  return typeof m === 'string' && m ? m : undefined;
 }

@@ -21,7 +21,14 @@ export interface BuiltClient {
   errors: ErrorClasses;
   /** The id to send for a model name (model-ids.ts). */
   mapModel(model: string): string;
+  /** Body fields the provider needs that the SDK would otherwise fill differently. */
+  bodyExtra: Record<string, unknown>;
 }
+
+// The API versions Claude Code 2.1.330 puts in the body for these providers (its strings); the current SDKs
+// would copy the first-party anthropic-version header instead, which Bedrock and Vertex do not accept.
+const BEDROCK_VERSION = 'bedrock-2023-05-31';
+const VERTEX_VERSION = 'vertex-2023-10-16';
 
 export type ThirdPartyConfig = Exclude<ProviderConfig, { kind: 'firstParty' }>;
 
@@ -40,7 +47,7 @@ export async function buildProviderClient(cfg: ThirdPartyConfig, common: CommonC
         // Explicitly null when unset: the SDK would otherwise read AWS_BEARER_TOKEN_BEDROCK from process.env.
         apiKey: cfg.bearerToken ?? null,
       });
-      return { client, errors: m, mapModel: (model) => providerModelId(model, 'bedrock', cfg.regionPrefix) };
+      return { client, errors: m, mapModel: (model) => providerModelId(model, 'bedrock', cfg.regionPrefix), bodyExtra: { anthropic_version: BEDROCK_VERSION } };
     }
     case 'vertex': {
       const m = await import('./vertex-entry.js');
@@ -56,7 +63,7 @@ export async function buildProviderClient(cfg: ThirdPartyConfig, common: CommonC
         ...(cfg.baseURL ? { baseURL: cfg.baseURL } : {}),
         ...(cfg.skipAuth ? { authClient: noAuth as unknown as AuthClientOption } : {}),
       });
-      return { client, errors: m, mapModel: (model) => providerModelId(model, 'vertex') };
+      return { client, errors: m, mapModel: (model) => providerModelId(model, 'vertex'), bodyExtra: { anthropic_version: VERTEX_VERSION } };
     }
     case 'foundry': {
       const m = await import('./foundry-entry.js');
@@ -67,7 +74,7 @@ export async function buildProviderClient(cfg: ThirdPartyConfig, common: CommonC
         ...(cfg.baseURL ? { baseURL: cfg.baseURL, resource: null } : { resource: cfg.resource ?? null }),
         apiKey: cfg.apiKey ?? 'skip-auth',
       });
-      return { client, errors: m, mapModel: (model) => providerModelId(model, 'foundry') };
+      return { client, errors: m, mapModel: (model) => providerModelId(model, 'foundry'), bodyExtra: {} };
     }
   }
 }
