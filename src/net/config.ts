@@ -81,3 +81,25 @@ export function resolveNetConfig(env: Env): NetConfig {
     : undefined;
   return { proxy, clientTls };
 }
+
+/**
+ * The proxy for a request to `protocol//hostname:port`, or undefined to connect directly. NO_PROXY as curl reads
+ * it: `*` bypasses everything; otherwise comma- or space-separated entries, each a host name or IP (matching
+ * itself and, for names, its subdomains; a leading `.` or `*.` is ignored), optionally with `:port`.
+ */
+export function proxyFor(proxy: ProxySettings, protocol: string, hostname: string, port: number): string | undefined {
+  const url = protocol === 'https:' ? proxy.https : proxy.http;
+  if (!url) return undefined;
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  for (const raw of proxy.noProxy.split(/[\s,]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return undefined;
+    const m = /^(?:\*\.|\.)?(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry);
+    if (!m) continue;
+    const name = (m[1] ?? '').replace(/^\[|\]$/g, '');
+    if (m[2] !== undefined && Number(m[2]) !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return undefined;
+  }
+  return url;
+}

@@ -2,21 +2,39 @@
 // (dist/agentd-net.js), loaded on the first request that needs it: with no proxy and no client certificate agentd
 // never loads it (the model client keeps its node:http fast path, others the platform fetch).
 //
-// EnvHttpProxyAgent is given every value explicitly (never left to read process.env itself), so the settings are
-// the ones resolved at the edge. Its ProxyAgents tunnel with CONNECT for http: and https: targets alike.
-import { Agent, EnvHttpProxyAgent, type Dispatcher, fetch as undiciFetch } from 'undici';
-import type { NetConfig } from './config.js';
+// One Agent whose connector decides per origin: NO_PROXY and the proxy variables (net/config.ts proxyFor), then
+// either a direct connection (undici's own connector) or a CONNECT tunnel (net/tunnel.ts, bounded, explained;
+// undici's ProxyAgent loops forever on a proxy that drops CONNECT). Settings come from the edge, never from
+// process.env here.
+import { Agent, type Dispatcher, buildConnector, fetch as undiciFetch } from 'undici';
+import { type NetConfig, proxyFor } from './config.js';
+import { openTunnel } from './tunnel.js';
 
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** How long a proxy may take to answer CONNECT (and the TLS handshake through it). */
+const TUNNEL_TIMEOUT_MS = 30_000;
+
+const DEFAULT_PORT: Record<string, number> = { 'http:': 80, 'https:': 443 };
+
 export function createDispatcher(cfg: NetConfig): Dispatcher {
   const tls = cfg.clientTls ? { cert: cfg.clientTls.cert, key: cfg.clientTls.key, ...(cfg.clientTls.passphrase !== undefined ? { passphrase: cfg.clientTls.passphrase } : {}) } : undefined;
-  if (!cfg.proxy) return new Agent(tls ? { connect: tls } : {});
-  return new EnvHttpProxyAgent({
-    httpProxy: cfg.proxy.http,
-    httpsProxy: cfg.proxy.https,
-    noProxy: cfg.proxy.noProxy,
-    ...(tls ? { connect: tls, requestTls: tls } : {}),
+  const direct = buildConnector({ ...(tls ?? {}) });
+  const proxy = cfg.proxy;
+  if (!proxy) return new Agent({ connect: direct });
+  return new Agent({
+    connect: (opts, callback) => {
+      const port = Number(opts.port) || DEFAULT_PORT[opts.protocol] || 0;
+      const via = proxyFor(proxy, opts.protocol, opts.hostname, port);
+      if (!via) {
+        direct(opts, callback);
+        return;
+      }
+      openTunnel(via, { protocol: opts.protocol, hostname: opts.hostname, port, servername: opts.servername }, tls, TUNNEL_TIMEOUT_MS).then(
+        (socket) => callback(null, socket),
+        (err: Error) => callback(err, null),
+      );
+    },
   });
 }
 

@@ -31,7 +31,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 export interface LoopbackOptions {
   /** Serve HTTPS with this key and certificate (test/support/tls.ts makes a self-signed pair). */
-  tls?: { key: string; cert: string };
+  tls?: { key: string; cert: string; /** Require a client certificate signed by this CA (mutual TLS). */ clientCa?: string };
   /**
    * The response wire format: the Messages API's SSE (also what Vertex's streamRawPredict and Foundry answer), or
    * Bedrock's invoke-with-response-stream (AWS event-stream frames, errors typed by x-amzn-errortype).
@@ -113,7 +113,7 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
       res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
     });
   };
-  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert }, listener) : createServer(listener);
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert, ...(opts.tls.clientCa ? { ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener) : createServer(listener);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
