@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { netFetch } from '../net/fetch.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -117,7 +118,8 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
     case 'remote': {
       const url = new URL(spec.config.url);
       const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
-      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      // netFetch: the proxy, NO_PROXY and client-certificate settings (net/fetch.ts).
+      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit, fetch: netFetch }) : new StreamableHTTPClientTransport(url, { requestInit, fetch: netFetch });
     }
     case 'sdk':
     {

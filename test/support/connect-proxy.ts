@@ -14,7 +14,8 @@ export interface ConnectProxy {
   close(): Promise<void>;
 }
 
-export async function startConnectProxy(mode: ProxyMode = 'tunnel'): Promise<ConnectProxy> {
+/** `route` maps a CONNECT target (host:port) to where the proxy really connects (the proxy resolves names, as real ones do). */
+export async function startConnectProxy(mode: ProxyMode = 'tunnel', route: Record<string, string> = {}): Promise<ConnectProxy> {
   const connects: string[] = [];
   const plain: string[] = [];
   const sockets = new Set<Socket>();
@@ -37,7 +38,8 @@ export async function startConnectProxy(mode: ProxyMode = 'tunnel'): Promise<Con
       client.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+    const to = route[target] ?? target;
+    const [host, port] = [to.slice(0, to.lastIndexOf(':')), Number(to.slice(to.lastIndexOf(':') + 1))];
     const upstream = connect(port, host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
