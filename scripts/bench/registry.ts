@@ -8,6 +8,7 @@ import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
+import { warmTurnProxy } from './proxy.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
 
@@ -17,6 +18,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   firstResult,
   authStatusJson,
   warmTurn,
+  warmTurnProxy,
   streamThroughput,
   idleRss,
   toolsParallel,

@@ -62,6 +62,8 @@ export function openTunnel(proxyUrl: string, target: TunnelTarget, tls: Pick<Con
         return;
       }
       req.setTimeout(0);
+      // As undici's own connector does: small request bodies and the first SSE bytes must not wait for Nagle.
+      socket.setNoDelay(true);
       if (target.protocol !== 'https:') {
         done = true;
         resolve(socket);

@@ -467,7 +467,7 @@ describe('doctor', () => {
     const rgMark = findOnPath('rg', '/usr/bin:/bin') ? 'ok ripgrep' : 'warn ripgrep';
     expect(marks).toEqual(['ok Node.js', rgMark, 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
-    expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN');
+    expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider');
     expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));
     expect(lines.at(-2)).toBe('5 problems found.');
   });

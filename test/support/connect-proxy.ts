@@ -40,7 +40,9 @@ export async function startConnectProxy(mode: ProxyMode = 'tunnel', route: Recor
     }
     const to = route[target] ?? target;
     const [host, port] = [to.slice(0, to.lastIndexOf(':')), Number(to.slice(to.lastIndexOf(':') + 1))];
+    client.setNoDelay(true);
     const upstream = connect(port, host, () => {
+      upstream.setNoDelay(true);
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) upstream.write(head);
       upstream.pipe(client);
