@@ -40,7 +40,8 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     output_style: 'default',
     available_output_styles: ['default'],
     models,
-    account: { ...(i.account.tokenSource !== undefined ? { tokenSource: i.account.tokenSource } : {}), ...(i.account.apiKeySource !== undefined ? { apiKeySource: i.account.apiKeySource } : {}), apiProvider: i.account.apiProvider },
+    // Key order as before (the wire-stability golden compares bytes).
+    account: { ...(i.account.apiKeySource !== undefined ? { apiKeySource: i.account.apiKeySource } : {}), ...(i.account.tokenSource !== undefined ? { tokenSource: i.account.tokenSource } : {}), apiProvider: i.account.apiProvider },
     hooks_applied: i.hooksApplied,
     hook_on_failure_supported: true,
     claude_code_version: PROTOCOL_LEVEL,
