@@ -6,6 +6,7 @@ import { configureNetwork } from '../net/fetch.js';
 import type { ModelClient } from '../model/types.js';
 import { claudeConfigRoot } from '../store/paths.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
+import type { AppConfig } from '../config/config.js';
 import type { AppIO } from './app.js';
 import { buildModel } from './app-support.js';
 import { type AccountReport, resolveModelSetup } from './credentials.js';
@@ -21,7 +22,7 @@ export interface ModelWiring {
   net: NetConfig;
 }
 
-export function setUpModel(opts: CliOptions, io: AppIO, sessionId: string): ModelWiring {
+export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessionId: string): ModelWiring {
   let net: NetConfig;
   try {
     net = resolveNetConfig(io.env);
@@ -32,8 +33,8 @@ export function setUpModel(opts: CliOptions, io: AppIO, sessionId: string): Mode
   // WebFetch and remote MCP servers use the same settings (net/fetch.ts netFetch).
   configureNetwork(net);
   if (opts.modelProvider === 'scripted') {
-    const apiKeySource = io.env['ANTHROPIC_API_KEY'] ? 'ANTHROPIC_API_KEY' : 'none';
-    return { model: buildModel(opts, io, sessionId), account: { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource }, apiKeySource, net };
+    const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
+    return { model: buildModel(opts, config, io.cwd, sessionId), account: { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource }, apiKeySource, net };
   }
   const helper = apiKeyHelperSetting({
     sources: opts.settingSources ?? ['user', 'project', 'local'],
@@ -45,5 +46,5 @@ export function setUpModel(opts: CliOptions, io: AppIO, sessionId: string): Mode
     io.logger.warn({ file: h.where }, 'apiKeyHelper in a project or local settings file is not run: the repository could ship it (set it in the user settings or --settings)');
   }
   const setup = resolveModelSetup(io.env, helper.use, { cwd: io.cwd, childEnv: childEnvironment(io.env), secrets: secretValues(io.env) });
-  return { model: buildModel(opts, io, sessionId, setup, net), account: setup.account, apiKeySource: setup.account.apiKeySource ?? 'none', net };
+  return { model: buildModel(opts, config, io.cwd, sessionId, setup, net), account: setup.account, apiKeySource: setup.account.apiKeySource ?? 'none', net };
 }
