@@ -81,7 +81,7 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
       return {
         provider: {
           kind,
-          region: env['CLOUD_ML_REGION']?.trim() || 'us-east5',
+          region: opt('CLOUD_ML_REGION')?.trim() || 'us-east5',
           projectId: opt('ANTHROPIC_VERTEX_PROJECT_ID'),
           baseURL: opt('ANTHROPIC_VERTEX_BASE_URL'),
           skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_VERTEX_AUTH'),
