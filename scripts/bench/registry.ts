@@ -11,6 +11,7 @@ import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
+import { warmTurnProxy } from './proxy.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
 
@@ -22,6 +23,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   initProjectContext,
   authStatusJson,
   warmTurn,
+  warmTurnProxy,
   streamThroughput,
   idleRss,
   toolsParallel,

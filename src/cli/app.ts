@@ -42,7 +42,8 @@ import { createStructuredOutputTool } from '../tools/builtin/structured-output.j
 import { setUpTools } from './app-tools.js';
 import { installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { setUpModel } from './app-model.js';
+import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
@@ -109,7 +110,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   }
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
-  const model = buildModel(opts, config, io.cwd, sessionId);
+  const { model, account, apiKeySource } = setUpModel(opts, io, config, sessionId);
   const defaultModel = config.model.launchDefault;
   const configDir = config.configDir;
   const rules = new RuleSet();
@@ -177,7 +178,6 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   };
   const client = new ControlClient(out, newUuid);
   const sessionStateMode = config.env.sessionState;
-  const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
   const projector: Projector = new Projector(out, {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
@@ -327,7 +327,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       defaultModel,
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
-      apiKeySource,
+      account,
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,

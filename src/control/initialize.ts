@@ -8,7 +8,8 @@ export interface InitializeInfo {
   defaultModel: string;
   currentModel: string;
   permissionMode: PermissionModeName;
-  apiKeySource: string;
+  /** Where the credentials come from (names only; cli/credentials.ts). */
+  account: { apiProvider: string; tokenSource?: string; apiKeySource?: string };
   hooksApplied: boolean;
   agentdVersion: string;
   busy: boolean;
@@ -41,7 +42,8 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     output_style: i.outputStyle ?? 'default',
     available_output_styles: i.availableOutputStyles ?? ['default'],
     models,
-    account: { apiKeySource: i.apiKeySource, tokenSource: 'none', apiProvider: 'firstParty' },
+    // Key order as before (the wire-stability golden compares bytes).
+    account: { ...(i.account.apiKeySource !== undefined ? { apiKeySource: i.account.apiKeySource } : {}), ...(i.account.tokenSource !== undefined ? { tokenSource: i.account.tokenSource } : {}), apiProvider: i.account.apiProvider },
     hooks_applied: i.hooksApplied,
     hook_on_failure_supported: true,
     claude_code_version: PROTOCOL_LEVEL,

@@ -4,6 +4,7 @@
 // URL's host, so the model is told to fetch the new URL (a new call, a new check), as Claude Code does.
 import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
+import { netFetch } from '../../net/fetch.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { htmlToText } from './html-text.js';
 
@@ -140,7 +141,7 @@ async function fetchFollowing(
 }
 
 export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetchInput, WebFetchOutput> {
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? netFetch;
   const now = opts.now ?? Date.now;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const maxBytes = opts.maxBytes ?? WEB_FETCH_MAX_BYTES;
