@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from './envelope.js';
 import { PermissionDenial, PermissionMode } from './permissions.js';
+import { Ids } from './ids.js';
 
 // ---- inbound ----
 
@@ -27,7 +28,6 @@ export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
 
 // ---- outbound building blocks ----
 
-const Ids = { uuid: z.string(), session_id: z.string() };
 
 export const ApiUsage = z.looseObject({
   input_tokens: z.number(),
@@ -379,30 +379,7 @@ export const SystemPermissionDeniedFrame = z.strictObject({
 });
 export type SystemPermissionDeniedFrame = z.infer<typeof SystemPermissionDeniedFrame>;
 
-const HookFrameBase = {
-  type: z.literal('system'),
-  hook_id: z.string(),
-  hook_name: z.string(),
-  hook_event: z.string(),
-  ...Ids,
-};
-export const SystemHookStartedFrame = z.strictObject({ ...HookFrameBase, subtype: z.literal('hook_started') });
-export const SystemHookProgressFrame = z.strictObject({
-  ...HookFrameBase,
-  subtype: z.literal('hook_progress'),
-  stdout: z.string(),
-  stderr: z.string(),
-  output: z.string(),
-});
-export const SystemHookResponseFrame = z.strictObject({
-  ...HookFrameBase,
-  subtype: z.literal('hook_response'),
-  output: z.string(),
-  stdout: z.string(),
-  stderr: z.string(),
-  exit_code: z.optional(z.number()),
-  outcome: z.enum(['success', 'error', 'cancelled']),
-});
+export { SystemHookProgressFrame, SystemHookResponseFrame, SystemHookStartedFrame } from './hook-frames.js';
 
 /**
  * Lines of the session transcript could not be saved (disk full, quota, I/O error). Claude Code's frame (SDK
