@@ -15,6 +15,12 @@ export const InitializeRequest = z.looseObject({
   mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** The SDK's `skills` option: which skills the main session lists (exact name or `:name` suffix). */
+  skills: z.optional(z.nullable(z.array(z.string()))),
+  /** `pluginsDelivery: 'initialize'`: the SDK's `plugins` option (one --plugin-dir each). */
+  plugins: z.optional(
+    z.nullable(z.array(z.looseObject({ type: z.literal('local'), path: z.string(), skipMcpDiscovery: z.optional(z.nullable(z.boolean())) }))),
+  ),
   title: z.optional(z.nullable(z.string())),
 });
 export type InitializeRequest = z.infer<typeof InitializeRequest>;

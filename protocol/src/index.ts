@@ -37,6 +37,7 @@ import {
 import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
 import {
   AssistantFrame,
+  ConversationResetFrame,
   InboundUserFrame,
   ResultErrorFrame,
   ResultSuccessFrame,
@@ -45,6 +46,7 @@ import {
   SystemHookProgressFrame,
   SystemHookResponseFrame,
   SystemHookStartedFrame,
+  SystemInformationalFrame,
   SystemInitFrame,
   SystemPermissionDeniedFrame,
   SystemProtocolErrorFrame,
@@ -93,6 +95,8 @@ export const OutboundFrame = z.union([
   SystemHookResponseFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemInformationalFrame,
+  ConversationResetFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

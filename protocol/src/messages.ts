@@ -231,6 +231,8 @@ const ResultCommon = {
   result_index: z.optional(z.number()),
   queued_turn_count: z.optional(z.number()),
   user_message_uuids: z.optional(z.array(z.string())),
+  /** The slash command answered locally (no model call), e.g. `cost`, `context`, `clear`. */
+  local_command: z.optional(z.string()),
   agentd_error: z.optional(AgentdError),
   ...Ids,
 };
@@ -382,6 +384,27 @@ export const SystemSessionWritesLostFrame = z.strictObject({
   ...Ids,
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
+
+/** /clear: the host mounts a fresh transcript (Claude Code's SDKConversationResetMessage). */
+export const ConversationResetFrame = z.strictObject({
+  type: z.literal('conversation_reset'),
+  new_conversation_id: z.string(),
+  trigger: z.optional(z.literal('clear')),
+  user_message_uuid: z.optional(z.string()),
+  timestamp: z.optional(z.string()),
+  ...Ids,
+});
+export type ConversationResetFrame = z.infer<typeof ConversationResetFrame>;
+
+/** A message for the host to show (SDKInformationalMessage); agentd sends `warning` for skipped project files. */
+export const SystemInformationalFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('informational'),
+  content: z.string(),
+  level: z.enum(['info', 'notice', 'suggestion', 'warning']),
+  ...Ids,
+});
+export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 
 /** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
 export const SystemUsageFrame = z.strictObject({

@@ -27,7 +27,6 @@ import { createRedactor } from '../util/secrets.js';
 import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
-import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { readLines } from '../transport/line-reader.js';
@@ -45,6 +44,8 @@ import { choosePrompter } from './app-prompter.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
+import type { ContextSnapshot } from '../control/context-usage.js';
+import { createProject, projectInitInfo, snapshotOf } from './app-commands-support.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -67,6 +68,7 @@ export interface RunningApp {
 }
 
 export function startApp(opts: CliOptions, io: AppIO): RunningApp {
+  const startedAt = Date.now();
   const logger = io.logger;
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
@@ -200,6 +202,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
+      ...projectInitInfo(project),
     }),
     newUuid,
     now: Date.now,
@@ -297,6 +300,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
+  const project = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot() });
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): Record<string, unknown> => {
@@ -316,6 +320,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       ),
     );
     const mcpApplied = mcpSetup.fromInitialize(req);
+    project.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -324,10 +329,13 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
+      commands: project.commands(),
+      agents: project.agents().map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     });
     return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
   };
 
+  const contextSnapshot = (): Promise<ContextSnapshot> => snapshotOf({ warmUp: () => warmUp(), toolsReady, session, tools });
   const router = new Router({
     out,
     projector,
@@ -344,19 +352,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
-      contextSnapshot: async () => {
-        // The tool definitions are part of the context: load them now if no turn has yet.
-        warmUp();
-        await toolsReady;
-        const { cwd, additionalDirectories } = session.shared.current;
-        const date = new Date().toISOString().slice(0, 10);
-        return {
-          model: settings.model,
-          system: buildSystemBlocks(settings.systemPrompt, { cwd, platform: process.platform, date, model: settings.model, additionalDirectories }),
-          tools: tools.definitions(),
-          messages: session.history,
-        };
-      },
+      contextSnapshot,
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
         modelSessionTitle(
@@ -365,7 +361,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(toQueued(f)),
+    onUser: (f) => session.submit(project.route(toQueued(f))),
     logger,
   });
 
@@ -418,7 +414,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       if (printMode) {
         warmUp();
         const prompt = opts.prompt ?? (await readAll(io.stdin));
-        session.submit({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false });
+        session.submit(project.route({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false }));
       } else {
         for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
           if (exiting) break;

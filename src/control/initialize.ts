@@ -12,6 +12,9 @@ export interface InitializeInfo {
   hooksApplied: boolean;
   agentdVersion: string;
   busy: boolean;
+  /** Slash commands (custom, skills, built-ins) and subagents (src/project, src/commands). */
+  commands: InitializeResponse['commands'];
+  agents: InitializeResponse['agents'];
 }
 
 const KNOWN_MODELS: Array<{ value: string; displayName: string; description: string }> = [
@@ -34,8 +37,8 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     models.push({ value: i.currentModel, resolvedModel: i.currentModel, displayName: i.currentModel, description: 'Launch model' });
   }
   return {
-    commands: [],
-    agents: [],
+    commands: i.commands,
+    agents: i.agents,
     output_style: 'default',
     available_output_styles: ['default'],
     models,

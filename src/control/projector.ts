@@ -26,6 +26,11 @@ export interface InitInfo {
   mcpServers: Array<{ name: string; status: string; source?: string }>;
   apiKeySource: string;
   additionalDirectories: string[];
+  /** Slash command names (custom, skills, built-ins), agent names, skill names and plugins (src/commands). */
+  slashCommands?: string[];
+  agents?: string[];
+  skills?: string[];
+  plugins?: Array<{ name: string; path: string }>;
 }
 
 export interface ProjectorOptions {
@@ -253,6 +258,37 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'local_command_output':
+        // Claude Code's frame for a locally answered command: a synthetic assistant message, no model call.
+        return this.out.write({
+          type: 'assistant',
+          message: {
+            id: ev.uuid,
+            type: 'message',
+            role: 'assistant',
+            model: '<synthetic>',
+            content: [{ type: 'text', text: ev.text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+        });
+      case 'conversation_reset':
+        return this.out.write({
+          type: 'conversation_reset',
+          new_conversation_id: ev.newConversationId,
+          trigger: 'clear',
+          user_message_uuid: ev.userMessageUuid,
+          timestamp: this.ts(),
+          uuid: ev.newConversationId,
+          session_id: sid,
+        });
+      case 'notice':
+        return this.out.write({ type: 'system', subtype: 'informational', content: ev.text, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
       case 'writes_lost':
         return this.out.write({
           type: 'system',
@@ -276,13 +312,13 @@ export class Projector {
       mcp_servers: i.mcpServers,
       model: i.model,
       permissionMode: i.permissionMode,
-      slash_commands: [],
+      slash_commands: i.slashCommands ?? [],
       apiKeySource: i.apiKeySource,
       claude_code_version: PROTOCOL_LEVEL,
       output_style: 'default',
-      agents: [],
-      skills: [],
-      plugins: [],
+      agents: i.agents ?? [],
+      skills: i.skills ?? [],
+      plugins: i.plugins ?? [],
       capabilities: CAPABILITIES,
       ...(i.additionalDirectories.length ? { additional_directories: i.additionalDirectories } : {}),
       agentd_version: this.o.agentdVersion,
@@ -318,6 +354,7 @@ export class Projector {
       result_index: r.resultIndex,
       queued_turn_count: r.queuedTurnCount,
       user_message_uuids: r.userMessageUuids,
+      ...(r.localCommand !== undefined ? { local_command: r.localCommand } : {}),
       ...(r.error
         ? {
             agentd_error: {

@@ -46,7 +46,29 @@ export interface QueuedInput {
   /** false: append to the conversation without starting a turn. */
   shouldQuery: boolean;
   isSynthetic: boolean;
+  /**
+   * A slash command the host typed (src/commands): run where this input would become a turn, in queue order.
+   * It either answers locally (no model call) or hands back the content of the turn to run instead.
+   */
+  local?: LocalCommandRun;
 }
+
+export type LocalCommandOutcome =
+  /** Run a normal turn with this content instead (a custom command's expansion). */
+  | { kind: 'turn'; content: string | UserBlock[] }
+  /** Answered locally: `text` is shown as a synthetic assistant message and is the result's text. */
+  | { kind: 'output'; command: string; text: string }
+  /** Refused or failed locally: an error result naming why. */
+  | { kind: 'error'; command: string; message: string };
+
+export interface LocalCommandContext {
+  readonly signal: AbortSignal;
+  /** /clear: drops the conversation the next request would carry. */
+  clearConversation(): void;
+  emit(ev: SessionEvent): void | Promise<void>;
+}
+
+export type LocalCommandRun = (ctx: LocalCommandContext) => Promise<LocalCommandOutcome>;
 
 /** Hooks that shape a whole turn rather than a tool call (UserPromptSubmit, Stop). */
 export interface TurnHooks {

@@ -94,6 +94,8 @@ export interface TurnResult {
   error?: TurnError;
   structuredOutput?: unknown;
   userMessageUuids: string[];
+  /** The slash command answered locally (Claude Code's `local_command` on the result). */
+  localCommand?: string;
   resultIndex: number;
   queuedTurnCount: number;
 }
@@ -193,6 +195,12 @@ export type SessionEvent =
       stderr: string;
       exitCode?: number;
     }
+  /** A slash command answered locally: shown as a synthetic assistant message (Claude Code's `<synthetic>` model). */
+  | { type: 'local_command_output'; uuid: string; text: string }
+  /** /clear: the host should start a fresh transcript view. */
+  | { type: 'conversation_reset'; newConversationId: string; userMessageUuid: string }
+  /** A problem the host should show (a project file skipped); also logged on stderr. */
+  | { type: 'notice'; level: 'warning'; text: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] };
 

@@ -28,6 +28,11 @@ export class Conversation {
     return this.msgs.length;
   }
 
+  /** /clear: the next request starts from nothing. */
+  clear(): void {
+    this.msgs.length = 0;
+  }
+
   appendUser(content: string | UserBlock[]): void {
     const last = this.msgs[this.msgs.length - 1];
     if (last && last.role === 'user') {

@@ -1,0 +1,148 @@
+// Slash commands, skills and agent definitions through the official TypeScript SDK on the scripted model: a
+// project command reaches the model expanded, built-ins answer locally (no model request), supportedCommands()
+// and supportedAgents() list what the project defines, and a skill's body reaches the model when the Skill tool
+// is called. Broken files are reported and skipped; the session starts.
+import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Scenario } from '../../src/model/scripted/scenario.js';
+import type { ModelRequest } from '../../src/model/types.js';
+import { collect, promptChannel, query, scriptedRun } from '../support/sdk-run.js';
+
+const SCENARIO: Scenario = {
+  rules: [
+    { when: { lastUserText: 'use the skill', hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_skill', name: 'Skill', input: { skill: 'greet' } }] } },
+    { reply: { content: [{ type: 'text', text: 'Model answer.' }] } },
+  ],
+};
+
+function project(cwd: string): void {
+  const write = (rel: string, text: string): void => {
+    mkdirSync(join(cwd, rel, '..'), { recursive: true });
+    writeFileSync(join(cwd, rel), text);
+  };
+  write('.claude/commands/hello.md', '---\ndescription: Say hello\nargument-hint: <name> <other>\n---\nHello $ARGUMENTS! first=$0 second=$1\n');
+  write('.claude/commands/sub/deep.md', 'Deep command body\n');
+  write('.claude/commands/broken.md', '---\ndescription: [unclosed\n---\nBroken body\n');
+  write('.claude/commands/withfile.md', 'Look at @notes.md please\n');
+  write('notes.md', 'NOTES CONTENT\n');
+  write('.claude/skills/greet/SKILL.md', '---\nname: greet\ndescription: Greets people warmly\n---\nSKILL BODY: greet everybody\n');
+  write('.claude/skills/greet/reference.md', 'extra file\n');
+  write('.claude/agents/reviewer.md', '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep, Bogus\nmodel: sonnet\n---\nYou review code.\n');
+}
+
+function lastUserBlocks(r: ModelRequest): unknown {
+  const last = r.messages.at(-1);
+  return last?.content;
+}
+
+describe('slash commands and skills through the official SDK', () => {
+  it('expands a project command, answers built-ins locally, lists commands and agents', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    const input = promptChannel();
+    let stderr = '';
+    const q = query({ prompt: input, options: run.options({ settingSources: ['project'], stderr: (s) => (stderr += s), spawnClaudeCodeProcess: undefined }) });
+    const commands = await q.supportedCommands();
+    const agents = await q.supportedAgents();
+    const results: SDKMessage[] = [];
+    const all: SDKMessage[] = [];
+    const done = collect(q, (m) => {
+      all.push(m);
+      if (m.type !== 'result') return;
+      results.push(m);
+      if (results.length === 5) input.close();
+    });
+    for (const p of ['/hello World Two', '/cost', '/context', '/compact keep the plan', '/sub:deep']) input.push(p);
+    await done;
+
+    expect(commands.filter((c) => !c.builtin)).toEqual([
+      { name: 'greet', description: 'Greets people warmly (project)', argumentHint: '' },
+      { name: 'hello', description: 'Say hello (project)', argumentHint: '<name> <other>' },
+      { name: 'sub:deep', description: 'Deep command body (project)', argumentHint: '' },
+      { name: 'withfile', description: 'Look at @notes.md please (project)', argumentHint: '' },
+    ]);
+    expect(commands.filter((c) => c.builtin).map((c) => c.name)).toEqual(['clear', 'compact', 'context', 'usage', 'model', 'mcp', 'reload-skills', 'init']);
+    expect(commands.find((c) => c.name === 'usage')).toEqual({ name: 'usage', description: 'Show the cost and token usage of this session', argumentHint: '', aliases: ['cost', 'stats'], builtin: true });
+    expect(agents).toEqual([
+      { name: 'general-purpose', description: expect.stringContaining('General-purpose agent') },
+      { name: 'reviewer', description: 'Reviews code', model: 'sonnet' },
+    ]);
+    expect(stderr).toContain('broken.md');
+    expect(stderr).toContain('unknown tool \\"Bogus\\"');
+    const notices = all.filter((m) => m.type === 'system' && m.subtype === ('informational' as never));
+    expect(notices.length).toBeGreaterThanOrEqual(2);
+
+    // Only the two commands that expand reached the model.
+    const reqs = run.requests();
+    expect(reqs).toHaveLength(2);
+    expect(lastUserBlocks(reqs[0] as ModelRequest)).toEqual([
+      { type: 'text', text: '<command-message>hello</command-message>\n<command-name>/hello</command-name>\n<command-args>World Two</command-args>\n' },
+      { type: 'text', text: 'Hello World Two! first=World second=Two\n', cache_control: { type: 'ephemeral' } },
+    ]);
+    const deep = JSON.stringify(lastUserBlocks(reqs[1] as ModelRequest));
+    expect(deep).toContain('<command-name>/sub:deep</command-name>');
+    expect(deep).toContain('Deep command body');
+    expect(deep).not.toContain('/cost');
+
+    const summary = results.map((r) => (r.type === 'result' ? { subtype: r.subtype, local: (r as { local_command?: string }).local_command ?? null, turns: r.num_turns } : null));
+    expect(summary).toEqual([
+      { subtype: 'success', local: null, turns: 1 },
+      { subtype: 'success', local: 'cost', turns: 0 },
+      { subtype: 'success', local: 'context', turns: 0 },
+      { subtype: 'error_during_execution', local: 'compact', turns: 0 },
+      { subtype: 'success', local: null, turns: 1 },
+    ]);
+    const synthetic = all.filter((m) => m.type === 'assistant' && m.message.model === '<synthetic>').map((m) => (m.type === 'assistant' ? JSON.stringify(m.message.content) : ''));
+    expect(synthetic).toHaveLength(3);
+    expect(synthetic[0]).toContain('Total cost');
+    expect(synthetic[1]).toContain('## Context Usage');
+    expect(synthetic[2]).toContain('Compaction is not available');
+  }, 60_000);
+
+  it('offers the Skill tool; its call brings the skill body to the model', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    const msgs = await collect(query({ prompt: 'use the skill', options: run.options({ settingSources: ['project'] }) }));
+    expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'Model answer.' });
+    const reqs = run.requests();
+    expect(reqs).toHaveLength(2);
+    const skillTool = reqs[0]?.tools?.find((t) => t.name === 'Skill');
+    expect(skillTool?.description).toContain('- greet: Greets people warmly (project)');
+    // Progressive disclosure: the body is not in the first request.
+    expect(JSON.stringify(reqs[0])).not.toContain('SKILL BODY');
+    const result = (reqs[1]?.messages.at(-1)?.content as Array<{ type: string; content?: unknown }>).find((b) => b.type === 'tool_result');
+    expect(result?.content).toEqual([
+      { type: 'text', text: 'Launching skill: greet' },
+      { type: 'text', text: `Base directory for this skill: ${join(run.cwd, '.claude/skills/greet')}\n\nSKILL BODY: greet everybody\n` },
+    ]);
+  }, 60_000);
+
+  it('an unknown /word reaches the model with a reminder; @file contents are attached; settingSources gates project files', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    const input = promptChannel();
+    let n = 0;
+    const q = query({ prompt: input, options: run.options({ settingSources: ['project'] }) });
+    const done = collect(q, (m) => {
+      if (m.type === 'result' && ++n === 2) input.close();
+    });
+    input.push('/frobnicate now');
+    input.push('/withfile');
+    await done;
+    const [unknown, withFile] = run.requests();
+    const u = lastUserBlocks(unknown as ModelRequest) as Array<{ text: string }>;
+    expect(u[0]?.text).toContain('no command of that name');
+    expect(u.at(-1)?.text).toBe('/frobnicate now');
+    const w = lastUserBlocks(withFile as ModelRequest) as Array<{ text: string }>;
+    expect(w[0]?.text).toContain('1\tNOTES CONTENT');
+
+    const none = scriptedRun(SCENARIO);
+    project(none.cwd);
+    const q2 = query({ prompt: 'hi', options: none.options({ settingSources: [] }) });
+    const cmds = await q2.supportedCommands();
+    await collect(q2);
+    expect(cmds.filter((c) => !c.builtin)).toEqual([]);
+  }, 60_000);
+});
