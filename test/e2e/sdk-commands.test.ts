@@ -3,7 +3,7 @@
 // and supportedAgents() list what the project defines, and a skill's body reaches the model when the Skill tool
 // is called. Broken files are reported and skipped; the session starts.
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
@@ -144,5 +144,42 @@ describe('slash commands and skills through the official SDK', () => {
     const cmds = await q2.supportedCommands();
     await collect(q2);
     expect(cmds.filter((c) => !c.builtin)).toEqual([]);
+  }, 60_000);
+
+  it('`!` shell lines run through the permission engine (allowed by a rule; refused fails closed); /clear; a plugin folder', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    mkdirSync(join(run.cwd, '.claude/commands'), { recursive: true });
+    writeFileSync(join(run.cwd, '.claude/commands/shell.md'), 'Output: !`echo hi-from-shell`\n');
+    writeFileSync(join(run.cwd, '.claude/commands/unsafe.md'), 'Made: !`touch made-by-command.txt`\n');
+    const plugin = join(run.cwd, '..', `plugin-${Date.now()}`);
+    mkdirSync(join(plugin, 'commands'), { recursive: true });
+    mkdirSync(join(plugin, '.claude-plugin'), { recursive: true });
+    writeFileSync(join(plugin, '.claude-plugin', 'plugin.json'), '{"name": "kit"}');
+    writeFileSync(join(plugin, 'commands', 'p.md'), '---\ndescription: From the plugin\n---\nPlugin body\n');
+    const input = promptChannel();
+    const all: SDKMessage[] = [];
+    let n = 0;
+    const q = query({ prompt: input, options: run.options({ settingSources: ['project'], allowedTools: ['Bash(echo:*)'], plugins: [{ type: 'local', path: plugin }] }) });
+    const commands = await q.supportedCommands();
+    const done = collect(q, (m) => {
+      all.push(m);
+      if (m.type === 'result' && ++n === 5) input.close();
+    });
+    for (const p of ['/shell', '/unsafe', '/clear', 'after clear', '/kit:p']) input.push(p);
+    await done;
+    expect(commands.find((c) => c.name === 'kit:p')).toEqual({ name: 'kit:p', description: 'From the plugin (plugin:kit)', argumentHint: '' });
+    const reqs = run.requests();
+    expect(reqs).toHaveLength(3);
+    expect(JSON.stringify(lastUserBlocks(reqs[0] as ModelRequest))).toContain('Output: hi-from-shell');
+    // After /clear the next request starts from nothing.
+    expect(reqs[1]?.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'after clear', cache_control: { type: 'ephemeral' } }] }]);
+    expect(JSON.stringify(lastUserBlocks(reqs[2] as ModelRequest))).toContain('Plugin body');
+    const results = all.filter((m) => m.type === 'result');
+    expect(results[1]).toMatchObject({ subtype: 'error_during_execution', is_error: true, local_command: 'unsafe' });
+    expect(JSON.stringify(results[1])).toContain('did not run');
+    expect(results[2]).toMatchObject({ subtype: 'success', local_command: 'clear', result: '' });
+    expect(all.filter((m) => m.type === ('conversation_reset' as never))).toHaveLength(1);
+    expect(existsSync(join(run.cwd, 'made-by-command.txt'))).toBe(false);
   }, 60_000);
 });
