@@ -4,6 +4,7 @@ import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { firstResult, nodeBaseline, startup } from './startup.js';
+import { initProjectCommands } from './project.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
@@ -15,6 +16,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
   firstResult,
+  initProjectCommands,
   authStatusJson,
   warmTurn,
   streamThroughput,
