@@ -135,6 +135,11 @@ export const GetContextUsageRequest = z.looseObject({
 });
 
 /** Hidden SDK method `enableRemoteControl(enabled, name?)` (claude.ai Remote Control); the adapter's `/remote-control`. */
+/** Re-reads the skills (and commands) from disk; answered with the skill commands. */
+export const ReloadSkillsRequest = z.looseObject({
+  subtype: z.literal('reload_skills'),
+});
+
 export const RemoteControlRequest = z.looseObject({
   subtype: z.literal('remote_control'),
   enabled: z.boolean(),
@@ -157,6 +162,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'generate_session_title',
   'get_context_usage',
   'remote_control',
+  'reload_skills',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -173,6 +179,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_set_servers: McpSetServersRequest,
   set_mcp_permission_mode_override: SetMcpPermissionModeOverrideRequest,
   generate_session_title: GenerateSessionTitleRequest,
+  reload_skills: ReloadSkillsRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
 } as const;
@@ -207,6 +214,10 @@ export const AccountInfo = z.strictObject({
   apiKeySource: z.optional(z.string()),
   apiProvider: z.optional(z.string()),
 });
+
+/** `reload_skills`: the skills as slash commands, after the reload. */
+export const ReloadSkillsResponse = z.strictObject({ skills: z.array(SlashCommand) });
+export type ReloadSkillsResponse = z.infer<typeof ReloadSkillsResponse>;
 
 export const InitializeResponse = z.strictObject({
   commands: z.array(SlashCommand),

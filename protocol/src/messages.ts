@@ -396,6 +396,17 @@ export const ConversationResetFrame = z.strictObject({
 });
 export type ConversationResetFrame = z.infer<typeof ConversationResetFrame>;
 
+/** The full slash-command list after a change (reload): hosts replace their cached list (SDKCommandsChangedMessage). */
+export const SystemCommandsChangedFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('commands_changed'),
+  commands: z.array(
+    z.strictObject({ name: z.string(), description: z.string(), argumentHint: z.string(), aliases: z.optional(z.array(z.string())), builtin: z.optional(z.boolean()) }),
+  ),
+  ...Ids,
+});
+export type SystemCommandsChangedFrame = z.infer<typeof SystemCommandsChangedFrame>;
+
 /** A message for the host to show (SDKInformationalMessage); agentd sends `warning` for skipped project files. */
 export const SystemInformationalFrame = z.strictObject({
   type: z.literal('system'),

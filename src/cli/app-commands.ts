@@ -45,6 +45,8 @@ export interface ProjectSetup {
   agents(): AgentDefinition[];
   skills(): Skill[];
   plugins(): Array<{ name: string; path: string }>;
+  /** Rescans commands and skills, tells the host (commands_changed); the skills as slash commands. */
+  reloadSkills(): SlashCommandInfo[];
 }
 
 export function setUpProject(x: ProjectSetupInput): ProjectSetup {
@@ -81,6 +83,9 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
   };
 
   const addSkillTool = (): void => {
+    // Already there: adding it again drops the registry's cached definitions, so the listing is fresh.
+    const existing = skillToolAdded ? x.tools.get('Skill') : undefined;
+    if (existing) x.tools.add(existing);
     if (skillToolAdded || !x.skillToolAllowed) return;
     const offered = visibleSkills().filter((s) => !s.disableModelInvocation);
     if (offered.length === 0) return;
@@ -99,12 +104,17 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     );
   };
 
+  const reload = (): ProjectCatalog => {
+    catalog = scan();
+    addSkillTool();
+    void x.emit({ type: 'commands_changed', commands: listCommands(deps) });
+    return catalog;
+  };
   const builtins: BuiltinCommand[] = builtinCommands({
     ...x.builtinDeps,
     reloadSkills: () => {
-      catalog = scan();
-      addSkillTool();
-      return { commands: catalog.commands.length, skills: catalog.skills.length };
+      const c = reload();
+      return { commands: c.commands.length, skills: c.skills.length };
     },
   });
   const deps = {
@@ -129,5 +139,9 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     agents: () => (ensure(), agents),
     skills: visibleSkills,
     plugins: () => ensure().plugins,
+    reloadSkills: () => {
+      reload();
+      return visibleSkills().map((s) => ({ name: s.name, description: s.description, argumentHint: s.argumentHint }));
+    },
   };
 }

@@ -353,6 +353,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
       contextSnapshot,
+      reloadSkills: () => project.reloadSkills(),
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
         modelSessionTitle(

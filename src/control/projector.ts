@@ -287,6 +287,8 @@ export class Projector {
           uuid: ev.newConversationId,
           session_id: sid,
         });
+      case 'commands_changed':
+        return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
       case 'notice':
         return this.out.write({ type: 'system', subtype: 'informational', content: ev.text, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
       case 'writes_lost':

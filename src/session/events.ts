@@ -199,6 +199,8 @@ export type SessionEvent =
   | { type: 'local_command_output'; uuid: string; text: string }
   /** /clear: the host should start a fresh transcript view. */
   | { type: 'conversation_reset'; newConversationId: string; userMessageUuid: string }
+  /** The slash-command list changed (a reload): the full new list. */
+  | { type: 'commands_changed'; commands: Array<{ name: string; description: string; argumentHint: string; aliases?: string[]; builtin?: boolean }> }
   /** A problem the host should show (a project file skipped); also logged on stderr. */
   | { type: 'notice'; level: 'warning'; text: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */

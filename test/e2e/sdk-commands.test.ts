@@ -182,4 +182,26 @@ describe('slash commands and skills through the official SDK', () => {
     expect(all.filter((m) => m.type === ('conversation_reset' as never))).toHaveLength(1);
     expect(existsSync(join(run.cwd, 'made-by-command.txt'))).toBe(false);
   }, 60_000);
+
+  it('reloadSkills() picks up a skill written mid-session and pushes commands_changed', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    const input = promptChannel();
+    const all: SDKMessage[] = [];
+    const q = query({ prompt: input, options: run.options({ settingSources: ['project'] }) });
+    const done = collect(q, (m) => {
+      all.push(m);
+      if (m.type === 'result') input.close();
+    });
+    expect((await q.supportedCommands()).some((c) => c.name === 'late')).toBe(false);
+    mkdirSync(join(run.cwd, '.claude/skills/late'), { recursive: true });
+    writeFileSync(join(run.cwd, '.claude/skills/late/SKILL.md'), '---\nname: late\ndescription: Written later\n---\nLATE\n');
+    const reloaded = await q.reloadSkills();
+    expect(reloaded.skills.map((s) => s.name)).toEqual(['greet', 'late']);
+    input.push('/late');
+    await done;
+    const changed = all.find((m) => m.type === 'system' && m.subtype === 'commands_changed');
+    expect(changed && 'commands' in changed ? changed.commands.find((c) => c.name === 'late') : undefined).toEqual({ name: 'late', description: 'Written later (project)', argumentHint: '' });
+    expect(JSON.stringify(run.requests()[0]?.messages.at(-1))).toContain('LATE');
+  }, 60_000);
 });

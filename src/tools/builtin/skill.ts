@@ -24,16 +24,20 @@ export interface SkillCatalogPort {
 }
 
 export function createSkillTool(catalog: SkillCatalogPort): Tool<SkillInput, SkillOutput> {
-  const listing = catalog
-    .list()
-    .map((s) => `- ${s.name}: ${s.description}`)
-    .join('\n');
+  // A getter: a reload (reload_skills, /reload-skills) changes the listing the next request carries.
+  const listing = (): string =>
+    catalog
+      .list()
+      .map((s) => `- ${s.name}: ${s.description}`)
+      .join('\n');
   return {
     name: 'Skill',
-    description: `Use a skill: a folder of instructions (SKILL.md) and files for a kind of task. When a request matches a skill's description, call this tool with its name before doing the task; the skill's instructions then arrive as the tool's result. Do not call it for a skill that is already running.
+    get description() {
+      return `Use a skill: a folder of instructions (SKILL.md) and files for a kind of task. When a request matches a skill's description, call this tool with its name before doing the task; the skill's instructions then arrive as the tool's result. Do not call it for a skill that is already running.
 
 Available skills:
-${listing}`,
+${listing()}`;
+    },
     inputSchema: SkillInput,
     isConcurrencySafe: () => false,
     isReadOnly: () => true,

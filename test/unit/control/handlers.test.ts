@@ -26,6 +26,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     defaultModel: 'claude-test',
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
+    reloadSkills: () => [],
     mcpMessage: () => false,
     mcpReconnect: async () => undefined,
     mcpToggle: async () => undefined,
