@@ -204,4 +204,24 @@ describe('slash commands and skills through the official SDK', () => {
     expect(changed && 'commands' in changed ? changed.commands.find((c) => c.name === 'late') : undefined).toEqual({ name: 'late', description: 'Written later (project)', argumentHint: '' });
     expect(JSON.stringify(run.requests()[0]?.messages.at(-1))).toContain('LATE');
   }, 60_000);
+
+  it('a Skill(name) deny rule refuses that skill; the SDK skills option hides the others', async () => {
+    const run = scriptedRun(SCENARIO);
+    project(run.cwd);
+    mkdirSync(join(run.cwd, '.claude/skills/other'), { recursive: true });
+    writeFileSync(join(run.cwd, '.claude/skills/other/SKILL.md'), '---\nname: other\ndescription: Another skill\n---\nOTHER\n');
+    const msgs = await collect(query({ prompt: 'use the skill', options: run.options({ settingSources: ['project'], disallowedTools: ['Skill(greet)'] }) }));
+    const denied = msgs.flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : [])).find((b) => b.type === 'tool_result');
+    expect(denied).toMatchObject({ tool_use_id: 'toolu_skill', is_error: true });
+    expect(JSON.stringify(run.requests()[1]?.messages)).not.toContain('SKILL BODY');
+
+    const filtered = scriptedRun(SCENARIO);
+    project(filtered.cwd);
+    mkdirSync(join(filtered.cwd, '.claude/skills/other'), { recursive: true });
+    writeFileSync(join(filtered.cwd, '.claude/skills/other/SKILL.md'), '---\nname: other\ndescription: Another skill\n---\nOTHER\n');
+    await collect(query({ prompt: 'hello', options: filtered.options({ settingSources: ['project'], skills: ['other'] }) }));
+    const skill = filtered.requests()[0]?.tools?.find((t) => t.name === 'Skill');
+    expect(skill?.description).toContain('- other: Another skill (project)');
+    expect(skill?.description).not.toContain('greet');
+  }, 60_000);
 });
