@@ -236,6 +236,8 @@ export const InitializeResponse = z.strictObject({
   capabilities: z.optional(z.array(z.string())),
   /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
   mcp_servers_applied: z.optional(z.boolean()),
+  /** `initialize.plugins` were given and loaded (their commands, skills and agents; not yet hooks or MCP servers). */
+  plugins_applied: z.optional(z.boolean()),
   agentd_version: z.string(),
 });
 export type InitializeResponse = z.infer<typeof InitializeResponse>;

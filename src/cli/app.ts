@@ -332,7 +332,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       commands: project.commands(),
       agents: project.agents().map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     });
-    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return { ...reply, ...(mcpApplied ? { mcp_servers_applied: true } : {}), ...(req.plugins?.length ? { plugins_applied: true } : {}) } as unknown as Record<string, unknown>;
   };
 
   const contextSnapshot = (): Promise<ContextSnapshot> => snapshotOf({ warmUp: () => warmUp(), toolsReady, session, tools });

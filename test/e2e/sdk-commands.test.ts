@@ -224,4 +224,22 @@ describe('slash commands and skills through the official SDK', () => {
     expect(skill?.description).toContain('- other: Another skill (project)');
     expect(skill?.description).not.toContain('greet');
   }, 60_000);
+
+  it("pluginDelivery: 'initialize': the plugin's commands, skills and agents load; plugins_applied", async () => {
+    const run = scriptedRun(SCENARIO);
+    const plugin = join(run.cwd, '..', `plugin-init-${Date.now()}`);
+    mkdirSync(join(plugin, 'commands'), { recursive: true });
+    mkdirSync(join(plugin, 'skills', 'tidy'), { recursive: true });
+    mkdirSync(join(plugin, 'agents'), { recursive: true });
+    writeFileSync(join(plugin, 'commands', 'go.md'), 'Go body\n');
+    writeFileSync(join(plugin, 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidies\n---\nTIDY\n');
+    writeFileSync(join(plugin, 'agents', 'helper.md'), '---\nname: helper\ndescription: Plugin helper\n---\nHelp.\n');
+    const q = query({ prompt: 'hello', options: run.options({ settingSources: [], plugins: [{ type: 'local', path: plugin }], pluginDelivery: 'initialize' }) });
+    const init = await q.initializationResult();
+    await collect(q);
+    const name = plugin.split('/').at(-1) as string;
+    expect((init as { plugins_applied?: boolean }).plugins_applied).toBe(true);
+    expect(init.commands.filter((c) => !c.builtin).map((c) => c.name)).toEqual([`${name}:tidy`, `${name}:go`]);
+    expect(init.agents.map((a) => a.name)).toEqual(['general-purpose', `${name}:helper`]);
+  }, 60_000);
 });
