@@ -8,6 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import { type ContextSnapshot, estimateContextUsage } from '../control/context-usage.js';
 import type { Projector } from '../control/projector.js';
+import type { HookRunner } from '../hooks/runner.js';
 import type { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
@@ -103,6 +104,7 @@ export function createProject(x: {
   mcp: { status(): Array<{ name: string; status: string }> };
   startedAt: number;
   contextSnapshot: () => Promise<ContextSnapshot>;
+  hookRunner: HookRunner;
 }): ProjectSetup {
   const { session } = x;
   return setUpProject({
@@ -117,6 +119,8 @@ export function createProject(x: {
     emit: (ev) => x.projector.emit(ev),
     cwdNow: () => session.shared.current.cwd,
     readableDirs: () => [session.shared.current.cwd, ...session.shared.current.additionalDirectories],
+    // Plugin hooks never grant: a plugin folder may be part of the repository.
+    addHooks: (hooks) => x.hookRunner.addCommands(hooks.map((h) => ({ kind: 'command' as const, ...h, grants: false }))),
     runShell: commandShellRunner({ tools: x.tools, toolsReady: x.toolsReady, warmUp: x.warmUp, permissions: x.permissions, toolEnv: x.toolEnv, shared: () => session.shared.current, newUuid }),
     builtinDeps: {
       newUuid,

@@ -7,7 +7,7 @@ import type { ShellRun } from '../commands/expand.js';
 import { type SlashCommandInfo, listCommands, routeSlashCommand } from '../commands/slash.js';
 import type { Logger } from '../log/logger.js';
 import type { AgentDefinition } from '../agents/types.js';
-import { type ProjectCatalog, type ProjectWarning, type Skill, filterSkills, loadAgents, scanProject, skillBody } from '../project/index.js';
+import { type PluginCommandHook, type ProjectCatalog, type ProjectWarning, type Skill, filterSkills, loadAgents, loadPluginHooks, scanProject, skillBody } from '../project/index.js';
 import type { QueuedInput } from '../session/config.js';
 import type { SessionEvent } from '../session/events.js';
 import { createSkillTool } from '../tools/builtin/skill.js';
@@ -34,6 +34,8 @@ export interface ProjectSetupInput {
   cwdNow: () => string;
   readableDirs: () => readonly string[];
   runShell: ShellRun;
+  /** A plugin's command hooks (hooks/hooks.json), registered once per plugin folder. */
+  addHooks: (hooks: PluginCommandHook[]) => void;
 }
 
 export interface ProjectSetup {
@@ -55,6 +57,7 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
   let sdkAgents: Readonly<Record<string, unknown>> | undefined;
   let skillFilter: readonly string[] | undefined;
   const extraPlugins: Array<{ path: string; skipMcp: boolean }> = [];
+  const hooked = new Set<string>();
 
   const report = (warnings: readonly ProjectWarning[]): void => {
     for (const w of warnings) x.logger.warn({ file: w.file }, w.message);
@@ -69,7 +72,14 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     const c = scanProject({ cwd: x.cwd, configDir: x.configDir, settingSources: x.settingSources, plugins: [...x.pluginDirs, ...extraPlugins] });
     const a = loadAgents(c, { flagJson: x.agentsJson, sdkAgents, isKnownTool: (n) => KNOWN_TOOLS.has(n) });
     agents = a.agents;
-    report([...c.warnings, ...a.warnings]);
+    const hookWarnings: ProjectWarning[] = [];
+    for (const p of c.plugins) {
+      if (hooked.has(p.path)) continue;
+      hooked.add(p.path);
+      const hooks = loadPluginHooks(p, hookWarnings);
+      if (hooks.length > 0) x.addHooks(hooks);
+    }
+    report([...c.warnings, ...a.warnings, ...hookWarnings]);
     return c;
   };
 

@@ -300,7 +300,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
-  const project = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot() });
+  const project = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): Record<string, unknown> => {

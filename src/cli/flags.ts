@@ -61,7 +61,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'strict-mcp-config', kind: 'boolean', status: 'yes', help: 'Only use --mcp-config servers (not .mcp.json or ~/.claude.json)' },
   { name: 'agent', kind: 'value', status: 'no', help: 'Main-thread agent (not implemented)' },
   { name: 'agents', kind: 'value', status: 'yes', help: 'Agent definitions JSON ({"name": {description, prompt, tools?, model?}})' },
-  { name: 'plugin-dir', kind: 'multi', status: 'yes', help: 'Plugin folder: its commands, skills and agents (repeatable; hooks and MCP servers not yet)' },
+  { name: 'plugin-dir', kind: 'multi', status: 'yes', help: 'Plugin folder: its commands, skills, agents and command hooks (repeatable; MCP servers not yet)' },
   { name: 'plugin-dir-no-mcp', kind: 'multi', status: 'yes', help: 'Plugin folder whose MCP servers the host owns (repeatable)' },
   { name: 'project-config-root', kind: 'value', status: 'no', help: 'Project config root (not implemented)' },
   // sessions

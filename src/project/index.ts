@@ -14,6 +14,7 @@ export type { CustomCommand } from './commands.js';
 export type { ProjectWarning, ScanRoot } from './files.js';
 export { type Skill, filterSkills, skillBody } from './skills.js';
 export { loadAgentDefinitions } from './agents.js';
+export { type PluginCommandHook, loadPluginHooks } from './plugin-hooks.js';
 
 export interface PluginDir {
   path: string;

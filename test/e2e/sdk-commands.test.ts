@@ -3,7 +3,7 @@
 // and supportedAgents() list what the project defines, and a skill's body reaches the model when the Skill tool
 // is called. Broken files are reported and skipped; the session starts.
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
@@ -225,7 +225,7 @@ describe('slash commands and skills through the official SDK', () => {
     expect(skill?.description).not.toContain('greet');
   }, 60_000);
 
-  it("pluginDelivery: 'initialize': the plugin's commands, skills and agents load; plugins_applied", async () => {
+  it("pluginDelivery: 'initialize': the plugin's commands, skills, agents and command hooks load; plugins_applied", async () => {
     const run = scriptedRun(SCENARIO);
     const plugin = join(run.cwd, '..', `plugin-init-${Date.now()}`);
     mkdirSync(join(plugin, 'commands'), { recursive: true });
@@ -234,6 +234,11 @@ describe('slash commands and skills through the official SDK', () => {
     writeFileSync(join(plugin, 'commands', 'go.md'), 'Go body\n');
     writeFileSync(join(plugin, 'skills', 'tidy', 'SKILL.md'), '---\nname: tidy\ndescription: Tidies\n---\nTIDY\n');
     writeFileSync(join(plugin, 'agents', 'helper.md'), '---\nname: helper\ndescription: Plugin helper\n---\nHelp.\n');
+    mkdirSync(join(plugin, 'hooks'), { recursive: true });
+    writeFileSync(
+      join(plugin, 'hooks', 'hooks.json'),
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo ran > "${CLAUDE_PLUGIN_ROOT}/hook-ran.txt"' }] }] } }),
+    );
     const q = query({ prompt: 'hello', options: run.options({ settingSources: [], plugins: [{ type: 'local', path: plugin }], pluginDelivery: 'initialize' }) });
     const init = await q.initializationResult();
     await collect(q);
@@ -241,5 +246,7 @@ describe('slash commands and skills through the official SDK', () => {
     expect((init as { plugins_applied?: boolean }).plugins_applied).toBe(true);
     expect(init.commands.filter((c) => !c.builtin).map((c) => c.name)).toEqual([`${name}:tidy`, `${name}:go`]);
     expect(init.agents.map((a) => a.name)).toEqual(['general-purpose', `${name}:helper`]);
+    // The plugin's command hook ran, with ${CLAUDE_PLUGIN_ROOT} as its folder.
+    expect(readFileSync(join(plugin, 'hook-ran.txt'), 'utf8')).toBe('ran\n');
   }, 60_000);
 });

@@ -138,3 +138,26 @@ describe('loadAgentDefinitions', () => {
     expect(bad.warnings.at(-1)?.message).toMatch(/^not valid JSON, ignored/);
   });
 });
+
+describe('loadPluginHooks', () => {
+  it('reads command hooks, puts in the plugin folder, and reports what it skips', async () => {
+    const { loadPluginHooks } = await import('../../../src/project/index.js');
+    const dir = tempDir('agentd-plugin-');
+    tree(dir, {
+      'hooks/hooks.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh', timeout: 5 }, { type: 'prompt', prompt: 'x' }] }],
+          Stop: 'not a list',
+        },
+      }),
+    });
+    const warnings: ProjectWarning[] = [];
+    expect(loadPluginHooks({ name: 'kit', path: dir }, warnings)).toEqual([{ event: 'PreToolUse', matcher: 'Bash', command: `${dir}/check.sh`, timeoutSec: 5, source: 'plugin:kit' }]);
+    expect(warnings.map((w) => w.message)).toEqual(['a PreToolUse hook skipped: only command hooks are supported', 'plugin hooks for Stop skipped: not a list of matchers']);
+    const bad = tempDir('agentd-plugin-');
+    tree(bad, { 'hooks/hooks.json': '{nope' });
+    const w2: ProjectWarning[] = [];
+    expect(loadPluginHooks({ name: 'bad', path: bad }, w2)).toEqual([]);
+    expect(w2[0]?.message).toMatch(/^plugin hooks skipped: not valid JSON/);
+  });
+});
