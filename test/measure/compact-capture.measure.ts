@@ -1,7 +1,7 @@
 // MEASUREMENT (not part of npm test): what Claude Code 2.1.330 sends and emits for /compact and an automatic
 // compaction, driven through the TS SDK against the loopback model. AUTO=1 for the automatic one (with
 // CCENV='{"CLAUDE_CODE_AUTO_COMPACT_WINDOW":"200000"}': at 195k input tokens 2.1.330 does not compact otherwise).
-import { mkdirSync, writeFileSync, realpathSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
 import { query, type SDKUserMessage } from '@anthropic-ai/claude-agent-sdk';
@@ -51,5 +51,8 @@ it('compact capture', async () => {
   writeFileSync(`${OUT}${auto ? '-auto' : ''}.frames.json`, JSON.stringify(msgs, null, 1));
   writeFileSync(`${OUT}${auto ? '-auto' : ''}.requests.json`, JSON.stringify(server.requests.map((r) => r.body), null, 1));
   writeFileSync(`${OUT}${auto ? '-auto' : ''}.stderr.txt`, stderr.join(''));
+  // The transcript: how a compaction is recorded (what resume reads).
+  const projects = join(home, '.claude', 'projects');
+  for (const d of readdirSync(projects)) for (const f of readdirSync(join(projects, d))) if (f.endsWith('.jsonl')) copyFileSync(join(projects, d, f), `${OUT}${auto ? '-auto' : ''}.transcript.jsonl`);
   await server.close();
 });
