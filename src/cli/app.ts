@@ -261,6 +261,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
     logger,
   });
+  let inputArrived!: () => void;
+  const firstInput = new Promise<void>((r) => (inputArrived = r));
   const session: Session = new Session(
     {
       model,
@@ -281,11 +283,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      ready: toolsReady.then(() => {
-        mcpSetup.start();
-        mcpSetup.attachHost();
-        return mcp.settled(mcpSetup.timeoutMs);
-      }),
+      // Pending servers are read once the first message is in: those `initialize` brings (it comes first) are known.
+      ready: toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost(), firstInput)).then(() => mcp.settled(mcpSetup.timeoutMs)),
     },
     {
       sessionId,
@@ -363,7 +362,10 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(project.route(toQueued(f))),
+    onUser: (f) => {
+      inputArrived();
+      session.submit(project.route(toQueued(f)));
+    },
     logger,
   });
 
@@ -416,6 +418,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       if (printMode) {
         warmUp();
         const prompt = opts.prompt ?? (await readAll(io.stdin));
+        inputArrived();
         session.submit(project.route({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false }));
       } else {
         for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
