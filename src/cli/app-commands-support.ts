@@ -129,7 +129,6 @@ export function createProject(x: {
       currentModel: () => session.settings.model,
       setModel: (m) => session.setModel(m),
       mcpStatus: () => x.mcp.status(),
-      compact: undefined,
     },
   });
 }

@@ -41,7 +41,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 import type { ContextSnapshot } from '../control/context-usage.js';
@@ -225,6 +225,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     rules,
     getMode: () => settings.permissionMode,
     mcpModeOverride: (server) => mcp.modeOverride(server),
+    mcpToolPolicy: (server, toolName) => mcp.toolPolicy(server, toolName),
     analyzer: shellAnalyzer,
     readOnlySandbox,
     prompter: choosePrompter(opts, logger, {
@@ -261,15 +262,16 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
     logger,
   });
-  let inputArrived!: () => void;
-  const firstInput = new Promise<void>((r) => (inputArrived = r));
+  const mcpStarted = toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost()));
+  const turnHooks = createTurnHooks(hookRunner, hookCtx);
   const session: Session = new Session(
     {
       model,
       sink: projector,
       tools,
       hooks: createToolHooks(hookRunner, hookCtx),
-      turnHooks: createTurnHooks(hookRunner, hookCtx),
+      turnHooks,
+      compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
       toolEnv,
       recorder: opened.recorder,
@@ -282,9 +284,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      // Pending servers are read once the first message is in: those `initialize` brings (it comes first) are known.
-      ready: toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost(), firstInput)).then(() => mcp.settled(mcpSetup.timeoutMs)),
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
+      // so the SDK servers initialize declared (after start-up) are waited for too.
+      ready: () => mcpStarted.then(() => mcp.settled(mcpSetup.timeoutMs)),
     },
     {
       sessionId,
@@ -319,7 +321,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    const mcpApplied = mcpSetup.fromInitialize(req);
+    const mcpFields = mcpSetup.fromInitialize(req);
     project.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
@@ -332,7 +334,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       commands: project.commands(),
       agents: project.agents().map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     });
-    return { ...reply, ...(mcpApplied ? { mcp_servers_applied: true } : {}), ...(req.plugins?.length ? { plugins_applied: true } : {}) } as unknown as Record<string, unknown>;
+    return { ...reply, ...mcpFields, ...(req.plugins?.length ? { plugins_applied: true } : {}) } as unknown as Record<string, unknown>;
   };
 
   const contextSnapshot = (): Promise<ContextSnapshot> => snapshotOf({ warmUp: () => warmUp(), toolsReady, session, tools });
@@ -362,10 +364,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => {
-      inputArrived();
-      session.submit(project.route(toQueued(f)));
-    },
+    onUser: (f) => session.submit(project.route(toQueued(f))),
     logger,
   });
 
@@ -418,8 +417,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       if (printMode) {
         warmUp();
         const prompt = opts.prompt ?? (await readAll(io.stdin));
-        inputArrived();
-        session.submit(project.route({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false }));
+          session.submit(project.route({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false }));
       } else {
         for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
           if (exiting) break;

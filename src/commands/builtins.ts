@@ -1,7 +1,6 @@
 // Claude Code's built-in slash commands that make sense without a terminal, answered locally (no model call):
 // the text each shows is agentd's own, in the frames Claude Code uses (a synthetic assistant message and a
-// result with `local_command`). `/compact` goes to a handler seam the compaction work fills in; until then it
-// answers with an error result, never with a model request.
+// result with `local_command`). `/compact` is listed here and run by the session's compaction (src/compaction).
 import type { LocalCommandContext, LocalCommandOutcome } from '../session/config.js';
 import type { ModelUsageTotals } from '../session/events.js';
 
@@ -15,8 +14,6 @@ export interface BuiltinDeps {
   mcpStatus(): Array<{ name: string; status: string }>;
   /** Re-reads commands and skills from disk; returns how many of each. */
   reloadSkills(): { commands: number; skills: number };
-  /** The compaction seam (issue 13): undefined until compaction exists. */
-  compact: ((instructions: string, ctx: LocalCommandContext) => Promise<LocalCommandOutcome>) | undefined;
 }
 
 export interface BuiltinCommand {
@@ -51,10 +48,8 @@ export function builtinCommands(d: BuiltinDeps): BuiltinCommand[] {
       name: 'compact',
       description: 'Summarize the conversation so far to free context',
       argumentHint: '<optional custom summarization instructions>',
-      run: async (args, ctx, typed) =>
-        d.compact
-          ? d.compact(args, ctx)
-          : { kind: 'error', command: typed, message: 'Compaction is not available in this agentd build: the conversation was left as it was.' },
+      // Listed here; slash.ts routes it to the session's compaction turn (QueuedInput.local), so this never runs.
+      run: async (_args, _ctx, typed) => ({ kind: 'error', command: typed, message: '/compact is run by the session.' }),
     },
     {
       name: 'context',

@@ -1,5 +1,5 @@
 // The one seam where typed slash commands are recognised: a user message whose text starts with `/name` gets a
-// local run attached (QueuedInput.local) and is handled in the session's queue, in order. Built-ins answer
+// local run attached (QueuedInput.command) and is handled in the session's queue, in order. Built-ins answer
 // locally; custom commands and skills expand into the turn the model receives; an unknown `/word` reaches the
 // model as typed with a reminder that no such command exists (as Claude Code does).
 import type { UserBlock } from '../model/types.js';
@@ -60,7 +60,7 @@ function leadingText(content: string | UserBlock[]): { text: string; rest: UserB
 
 /** Attaches the command run to a queued input when its text is a slash command; others pass unchanged. */
 export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput {
-  if (!input.shouldQuery || input.isSynthetic) return input;
+  if (!input.shouldQuery || input.isSynthetic || input.local) return input;
   const lead = leadingText(input.content);
   const parsed = lead && parseSlash(lead.text);
   if (!lead || !parsed) return input;
@@ -72,7 +72,7 @@ export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput
   if (custom || skill) {
     return {
       ...input,
-      local: async (ctx) => {
+      command: async (ctx) => {
         const expanded = await expandCommand({
           name,
           args,
@@ -88,7 +88,9 @@ export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput
       },
     };
   }
-  if (builtin) return { ...input, local: (ctx: LocalCommandContext): Promise<LocalCommandOutcome> => builtin.run(args, ctx, name) };
+  // /compact is the session's own compaction turn (src/compaction), in queue order like a turn.
+  if (builtin?.name === 'compact') return { ...input, local: { kind: 'compact', instructions: args || undefined } };
+  if (builtin) return { ...input, command: (ctx: LocalCommandContext): Promise<LocalCommandOutcome> => builtin.run(args, ctx, name) };
   const reminder = unknownCommandReminder(name, listCommands(d).map((c) => c.name));
   const content: UserBlock[] = typeof input.content === 'string' ? [{ type: 'text', text: input.content }] : [...input.content];
   return { ...input, content: [{ type: 'text', text: reminder }, ...content] };

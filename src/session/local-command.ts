@@ -23,7 +23,7 @@ export interface LocalRunDeps {
 /** Runs the command; returns the content of the turn to run instead, or undefined when it was answered. */
 export async function runLocalCommand(d: LocalRunDeps): Promise<string | UserBlock[] | undefined> {
   const started = d.now();
-  const run = d.input.local;
+  const run = d.input.command;
   if (!run) return d.input.content;
   let outcome: LocalCommandOutcome;
   try {

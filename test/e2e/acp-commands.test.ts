@@ -1,6 +1,6 @@
 // Slash commands under the current ACP adapter (@agentclientprotocol/claude-agent-acp 0.101.0): a project command
-// appears in available_commands_update and reaches the model expanded; /context, /compact, /usage, /mcp are
-// answered by agentd without a model request (before, each went to the model as chat text).
+// appears in available_commands_update and reaches the model expanded; /context, /usage, /mcp are answered by
+// agentd without a model request and /compact runs the compaction (before, each went to the model as chat text).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
@@ -39,9 +39,10 @@ describe('slash commands under @agentclientprotocol/claude-agent-acp 0.101.0', (
       const r = await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text }] });
       expect(r.stopReason).toBe('end_turn');
     }
-    // Until compaction exists (issue 13) /compact is a typed error result, which the adapter reports as the
-    // prompt's error: never a model request.
-    await expect(agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: '/compact' }] })).rejects.toThrow(/Compaction is not available/);
+    expect(world.requests()).toEqual([]);
+    // /compact runs the compaction, which refuses an empty conversation (the adapter reports the error result as
+    // the prompt's error): no request, and never `/compact` as chat text.
+    await expect(agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: '/compact' }] })).rejects.toThrow(/Nothing to compact/);
     expect(world.requests()).toEqual([]);
 
     expect(await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: '/hello Ada' }] })).toMatchObject({ stopReason: 'end_turn' });
