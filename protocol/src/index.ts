@@ -37,9 +37,9 @@ import {
   OutboundKeepAliveFrame,
 } from './envelope.js';
 import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
+import { ConversationResetFrame, SystemCommandsChangedFrame, SystemInformationalFrame } from './commands.js';
 import {
   AssistantFrame,
-  ConversationResetFrame,
   InboundUserFrame,
   ResultErrorFrame,
   ResultSuccessFrame,
@@ -48,8 +48,6 @@ import {
   SystemHookProgressFrame,
   SystemHookResponseFrame,
   SystemHookStartedFrame,
-  SystemCommandsChangedFrame,
-  SystemInformationalFrame,
   SystemInitFrame,
   SystemPermissionDeniedFrame,
   SystemProtocolErrorFrame,
@@ -63,6 +61,7 @@ import {
 } from './messages.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
+export * from './commands.js';
 export * from './control.js';
 export * from './envelope.js';
 export * from './hooks.js';
