@@ -1,5 +1,5 @@
 // Frames of slash commands, skills and project files (issue 12): /clear's reset, the command list after a
-// reload, and the warning a skipped project file gets.
+// reload (a skipped project file is reported with system/agentd_warning, messages.ts).
 import * as z from 'zod/mini';
 import { Ids } from './messages.js';
 
@@ -24,13 +24,3 @@ export const SystemCommandsChangedFrame = z.strictObject({
   ...Ids,
 });
 export type SystemCommandsChangedFrame = z.infer<typeof SystemCommandsChangedFrame>;
-
-/** A message for the host to show (SDKInformationalMessage); agentd sends `warning` for skipped project files. */
-export const SystemInformationalFrame = z.strictObject({
-  type: z.literal('system'),
-  subtype: z.literal('informational'),
-  content: z.string(),
-  level: z.enum(['info', 'notice', 'suggestion', 'warning']),
-  ...Ids,
-});
-export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;

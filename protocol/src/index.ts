@@ -37,7 +37,7 @@ import {
   OutboundKeepAliveFrame,
 } from './envelope.js';
 import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
-import { ConversationResetFrame, SystemCommandsChangedFrame, SystemInformationalFrame } from './commands.js';
+import { ConversationResetFrame, SystemCommandsChangedFrame } from './commands.js';
 import {
   AssistantFrame,
   InboundUserFrame,
@@ -56,6 +56,7 @@ import {
   SystemCompactBoundaryFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemAgentdWarningFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -99,9 +100,9 @@ export const OutboundFrame = z.union([
   SystemHookResponseFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
-  SystemInformationalFrame,
   SystemCommandsChangedFrame,
   ConversationResetFrame,
+  SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

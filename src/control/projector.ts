@@ -291,7 +291,8 @@ export class Projector {
       case 'commands_changed':
         return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
       case 'notice':
-        return this.out.write({ type: 'system', subtype: 'informational', content: ev.text, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
+        // The same frame as a skipped settings file (system/agentd_warning), one vocabulary for files agentd skipped.
+        return this.out.write({ type: 'system', subtype: 'agentd_warning', code: 'project_file_skipped', message: ev.text, path: ev.path, uuid: this.o.newUuid(), session_id: sid });
       case 'writes_lost':
         return this.out.write({
           type: 'system',

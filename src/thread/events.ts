@@ -211,7 +211,7 @@ export type SessionEvent =
   /** The slash-command list changed (a reload): the full new list. */
   | { type: 'commands_changed'; commands: Array<{ name: string; description: string; argumentHint: string; aliases?: string[]; builtin?: boolean }> }
   /** A problem the host should show (a project file skipped); also logged on stderr. */
-  | { type: 'notice'; level: 'warning'; text: string }
+  | { type: 'notice'; level: 'warning'; text: string; path: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
   /** A compaction started (status compacting) or ended (status null, with how it went). */

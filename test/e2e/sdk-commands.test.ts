@@ -71,7 +71,7 @@ describe('slash commands and skills through the official SDK', () => {
     ]);
     expect(stderr).toContain('broken.md');
     expect(stderr).toContain('unknown tool \\"Bogus\\"');
-    const notices = all.filter((m) => m.type === 'system' && m.subtype === ('informational' as never));
+    const notices = all.filter((m) => m.type === 'system' && m.subtype === ('agentd_warning' as never));
     expect(notices.length).toBeGreaterThanOrEqual(2);
 
     // The two commands that expand reached the model, and /compact ran the compaction (its summarization
