@@ -21,6 +21,12 @@ export const InitializeRequest = z.looseObject({
   sdkMcpServerManifests: z.optional(z.unknown()),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** The SDK's `skills` option: which skills the main session lists (exact name or `:name` suffix). */
+  skills: z.optional(z.nullable(z.array(z.string()))),
+  /** `pluginsDelivery: 'initialize'`: the SDK's `plugins` option (one --plugin-dir each). */
+  plugins: z.optional(
+    z.nullable(z.array(z.looseObject({ type: z.literal('local'), path: z.string(), skipMcpDiscovery: z.optional(z.nullable(z.boolean())) }))),
+  ),
   title: z.optional(z.nullable(z.string())),
 });
 export type InitializeRequest = z.infer<typeof InitializeRequest>;
@@ -135,6 +141,11 @@ export const GetContextUsageRequest = z.looseObject({
 });
 
 /** Hidden SDK method `enableRemoteControl(enabled, name?)` (claude.ai Remote Control); the adapter's `/remote-control`. */
+/** Re-reads the skills (and commands) from disk; answered with the skill commands. */
+export const ReloadSkillsRequest = z.looseObject({
+  subtype: z.literal('reload_skills'),
+});
+
 export const RemoteControlRequest = z.looseObject({
   subtype: z.literal('remote_control'),
   enabled: z.boolean(),
@@ -164,6 +175,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'get_context_usage',
   'remote_control',
   'reload_output_styles',
+  'reload_skills',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -180,6 +192,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_set_servers: McpSetServersRequest,
   set_mcp_permission_mode_override: SetMcpPermissionModeOverrideRequest,
   generate_session_title: GenerateSessionTitleRequest,
+  reload_skills: ReloadSkillsRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
   reload_output_styles: ReloadOutputStylesRequest,
@@ -216,6 +229,10 @@ export const AccountInfo = z.strictObject({
   apiProvider: z.optional(z.string()),
 });
 
+/** `reload_skills`: the skills as slash commands, after the reload. */
+export const ReloadSkillsResponse = z.strictObject({ skills: z.array(SlashCommand) });
+export type ReloadSkillsResponse = z.infer<typeof ReloadSkillsResponse>;
+
 export const InitializeResponse = z.strictObject({
   commands: z.array(SlashCommand),
   agents: z.array(z.strictObject({ name: z.string(), description: z.string(), model: z.optional(z.string()) })),
@@ -233,6 +250,8 @@ export const InitializeResponse = z.strictObject({
   capabilities: z.optional(z.array(z.string())),
   /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
   mcp_servers_applied: z.optional(z.boolean()),
+  /** `initialize.plugins` were given and loaded (their commands, skills and agents; not yet hooks or MCP servers). */
+  plugins_applied: z.optional(z.boolean()),
   /** For each SDK server the request sent a manifest for: agentd never uses one (it does the real handshake). */
   sdk_mcp_manifests_parked: z.optional(z.record(z.string(), z.literal('not_honoured'))),
   agentd_version: z.string(),

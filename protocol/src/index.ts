@@ -21,6 +21,8 @@ import {
   McpToggleRequest,
   ReloadOutputStylesRequest,
   ReloadOutputStylesResponse,
+  ReloadSkillsRequest,
+  ReloadSkillsResponse,
   RemoteControlRequest,
   RemoteControlResponse,
   SetMaxThinkingTokensRequest,
@@ -37,6 +39,7 @@ import {
   OutboundKeepAliveFrame,
 } from './envelope.js';
 import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
+import { ConversationResetFrame, SystemCommandsChangedFrame } from './commands.js';
 import {
   AssistantFrame,
   InboundUserFrame,
@@ -63,6 +66,7 @@ import {
 } from './messages.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
+export * from './commands.js';
 export * from './control.js';
 export * from './envelope.js';
 export * from './hooks.js';
@@ -102,6 +106,8 @@ export const OutboundFrame = z.union([
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
   SystemInformationalFrame,
+  SystemCommandsChangedFrame,
+  ConversationResetFrame,
   SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
@@ -146,6 +152,7 @@ export const NAMED_SCHEMAS = {
   RemoteControlResponse,
   ReloadOutputStylesResponse,
   SystemInformationalFrame,
+  ReloadSkillsResponse,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,
@@ -158,6 +165,7 @@ export const NAMED_SCHEMAS = {
   GetContextUsageRequest,
   RemoteControlRequest,
   ReloadOutputStylesRequest,
+  ReloadSkillsRequest,
   McpMessageRequest,
   McpReconnectRequest,
   McpToggleRequest,

@@ -233,6 +233,8 @@ const ResultCommon = {
   result_index: z.optional(z.number()),
   queued_turn_count: z.optional(z.number()),
   user_message_uuids: z.optional(z.array(z.string())),
+  /** The slash command answered locally (no model call), e.g. `cost`, `context`, `clear`. */
+  local_command: z.optional(z.string()),
   agentd_error: z.optional(AgentdError),
   ...Ids,
 };

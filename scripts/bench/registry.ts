@@ -6,6 +6,7 @@ import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { initProjectContext } from './project.js';
+import { initProjectCommands } from './project-commands.js';
 import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
@@ -21,6 +22,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   startupLoaders,
   firstResult,
   initProjectContext,
+  initProjectCommands,
   authStatusJson,
   warmTurn,
   warmTurnProxy,

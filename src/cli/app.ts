@@ -48,6 +48,8 @@ import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
+import type { ContextSnapshot } from '../control/context-usage.js';
+import { createProject, projectInitInfo } from './app-commands-support.js';
 
 export { DEFAULT_MODEL } from '../config/config.js';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -71,6 +73,7 @@ export interface RunningApp {
 }
 
 export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
+  const startedAt = Date.now();
   const logger = hostIo.logger;
   // Flags, environment and settings files, resolved once (src/config). From here on the environment is the
   // inherited one plus the settings `env`: what tools, hooks and MCP servers start from.
@@ -194,6 +197,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
       outputStyle: project.outputStyle,
+      ...projectInitInfo(cmds),
     }),
     newUuid,
     now: Date.now,
@@ -300,6 +304,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
+  const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const f of configWarningFrames(config.settings.problems, { sessionId, newUuid })) queueMicrotask(() => void out.write(f));
 
@@ -323,6 +328,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       ),
     );
     const mcpFields = mcpSetup.fromInitialize(req);
+    cmds.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -333,8 +339,18 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       busy: session.busy,
       outputStyle: project.outputStyle,
       availableOutputStyles: project.outputStyleNames,
+      commands: cmds.commands(),
+      agents: cmds.agents().map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     });
-    return { ...reply, ...mcpFields };
+    return { ...reply, ...mcpFields, ...(req.plugins?.length ? { plugins_applied: true } : {}) };
+  };
+
+  // What the next model request would carry (get_context_usage, /context): the tool definitions and the memory
+  // files are part of it, so they are loaded now if no turn has yet.
+  const contextSnapshot = async (): Promise<ContextSnapshot> => {
+    warmUp();
+    await Promise.all([toolsReady, projectSetup.start()]);
+    return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage, env: io.env });
   };
 
   const router = new Router({
@@ -355,12 +371,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
       reloadOutputStyles: () => project.reloadOutputStyles(),
-      contextSnapshot: async () => {
-        // The tool definitions and the memory files are part of the context: load them now if no turn has yet.
-        warmUp();
-        await Promise.all([toolsReady, projectSetup.start()]);
-        return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage, env: io.env });
-      },
+      contextSnapshot,
+      reloadSkills: () => cmds.reloadSkills(),
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
         modelSessionTitle(
@@ -369,7 +381,11 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(withMentions(toQueued(f), f, project, session.shared.current.cwd)),
+    // A slash command is routed first (its own @file handling); any other prompt gets its @file mentions attached.
+    onUser: (f) => {
+      const q = cmds.route(toQueued(f));
+      session.submit(q.command !== undefined || q.local !== undefined ? q : withMentions(q, f, project, session.shared.current.cwd));
+    },
     logger,
   });
 
@@ -397,7 +413,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     logger,
     lastResult: () => lastResult,
     handleLine: (ev) => router.handle(ev),
-    submitPrompt: (p) => session.submit(p),
+    submitPrompt: (p) => session.submit(cmds.route(p)),
     warmUp,
     closeHostRequests: (why) => client.closeAll(why),
     session,

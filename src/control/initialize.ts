@@ -15,6 +15,9 @@ export interface InitializeInfo {
   busy: boolean;
   outputStyle?: string;
   availableOutputStyles?: string[];
+  /** Slash commands (custom, skills, built-ins) and subagents (src/project, src/commands). */
+  commands: InitializeResponse['commands'];
+  agents: InitializeResponse['agents'];
 }
 
 const KNOWN_MODELS: Array<{ value: string; displayName: string; description: string }> = [
@@ -37,8 +40,8 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     models.push({ value: i.currentModel, resolvedModel: i.currentModel, displayName: i.currentModel, description: 'Launch model' });
   }
   return {
-    commands: [],
-    agents: [],
+    commands: i.commands,
+    agents: i.agents,
     output_style: i.outputStyle ?? 'default',
     available_output_styles: i.availableOutputStyles ?? ['default'],
     models,

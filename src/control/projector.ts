@@ -29,6 +29,11 @@ export interface InitInfo {
   additionalDirectories: string[];
   /** The active output style's name. */
   outputStyle?: string;
+  /** Slash command names (custom, skills, built-ins), agent names, skill names and plugins (src/commands). */
+  slashCommands?: string[];
+  agents?: string[];
+  skills?: string[];
+  plugins?: Array<{ name: string; path: string }>;
 }
 
 export interface ProjectorOptions {
@@ -261,6 +266,40 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'local_command_output':
+        // Claude Code's frame for a locally answered command: a synthetic assistant message, no model call.
+        return this.out.write({
+          type: 'assistant',
+          message: {
+            id: ev.uuid,
+            type: 'message',
+            role: 'assistant',
+            model: '<synthetic>',
+            content: [{ type: 'text', text: ev.text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+        });
+      case 'conversation_reset':
+        return this.out.write({
+          type: 'conversation_reset',
+          new_conversation_id: ev.newConversationId,
+          trigger: 'clear',
+          user_message_uuid: ev.userMessageUuid,
+          timestamp: this.ts(),
+          uuid: ev.newConversationId,
+          session_id: sid,
+        });
+      case 'commands_changed':
+        return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
+      case 'notice':
+        // The same frame as a skipped settings file (system/agentd_warning), one vocabulary for files agentd skipped.
+        return this.out.write({ type: 'system', subtype: 'agentd_warning', code: 'project_file_skipped', message: ev.text, path: ev.path, uuid: this.o.newUuid(), session_id: sid });
       case 'writes_lost':
         return this.out.write({
           type: 'system',
@@ -307,13 +346,13 @@ export class Projector {
       mcp_servers: i.mcpServers,
       model: i.model,
       permissionMode: i.permissionMode,
-      slash_commands: [],
+      slash_commands: i.slashCommands ?? [],
       apiKeySource: i.apiKeySource,
       claude_code_version: PROTOCOL_LEVEL,
       output_style: i.outputStyle ?? 'default',
-      agents: [],
-      skills: [],
-      plugins: [],
+      agents: i.agents ?? [],
+      skills: i.skills ?? [],
+      plugins: i.plugins ?? [],
       capabilities: CAPABILITIES,
       ...(i.additionalDirectories.length ? { additional_directories: i.additionalDirectories } : {}),
       agentd_version: this.o.agentdVersion,
@@ -349,6 +388,7 @@ export class Projector {
       result_index: r.resultIndex,
       queued_turn_count: r.queuedTurnCount,
       user_message_uuids: r.userMessageUuids,
+      ...(r.localCommand !== undefined ? { local_command: r.localCommand } : {}),
       ...(r.error
         ? {
             agentd_error: {

@@ -106,7 +106,7 @@ export type PermissionSubject =
   | { kind: 'command'; command: string }
   | { kind: 'fetch'; url: string }
   /** Changes only agentd's own session state (todo list, structured answer): allowed unless a rule says otherwise. */
-  | { kind: 'session' }
+  | { kind: 'session'; content?: string }
   | { kind: 'none' };
 
 export interface Tool<I = unknown, O = unknown> {

@@ -202,6 +202,7 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     generate_session_title: refuse,
     get_context_usage: refuse,
     remote_control: refuse,
+    reload_skills: refuse,
   };
   let n = 0;
   const router = new Router({

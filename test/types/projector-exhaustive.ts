@@ -24,6 +24,10 @@ export function complete(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
+    case 'local_command_output':
+    case 'conversation_reset':
+    case 'commands_changed':
+    case 'notice':
     case 'writes_lost':
     case 'informational':
     case 'compact_status':
