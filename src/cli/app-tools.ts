@@ -7,6 +7,7 @@ import { withRunTag } from '../tools/process-groups.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
 import type { BackgroundRegistry, ToolEnvironment } from '../tools/tool.js';
+import type { CommandSandbox } from '../tools/sandbox/runtime.js';
 import { newUuid } from '../util/ids.js';
 import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
@@ -25,7 +26,7 @@ export interface ToolSetup {
   readOnlySandbox: ReadOnlySandbox;
 }
 
-export function setUpTools(opts: CliOptions, io: AppIO, configDir: string): ToolSetup {
+export function setUpTools(opts: CliOptions, io: AppIO, configDir: string, commandSandbox?: CommandSandbox): ToolSetup {
   const logger = io.logger;
   // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
   // those that left their process group (setsid) too.
@@ -39,7 +40,7 @@ export function setUpTools(opts: CliOptions, io: AppIO, configDir: string): Tool
   const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
   const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}) });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {

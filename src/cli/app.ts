@@ -41,6 +41,7 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
+import { reportedSandboxFailure, setUpCommandSandbox } from './sandbox-setup.js';
 import { choosePrompter } from './app-prompter.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
@@ -119,8 +120,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir);
-
+  const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger); // started before stdin is read
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox);
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
@@ -224,6 +225,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     mcpModeOverride: (server) => mcp.modeOverride(server),
     analyzer: shellAnalyzer,
     readOnlySandbox,
+    ...(sandboxSetup.autoAllow ? { sandboxAutoAllow: sandboxSetup.autoAllow } : {}),
     prompter: choosePrompter(opts, logger, {
       mcpTool: (toolName) =>
         createMcpPromptToolPrompter({ toolName, tools, ready: () => toolsReady.then(() => mcp.settled(mcpSetup.timeoutMs)), env: toolEnv, cwd: () => session.shared.current.cwd }),
@@ -414,6 +416,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   setTimeout(warmUp, 25).unref();
 
   void (async () => {
+    // A required sandbox that cannot start ends the run before anything is read or run (nothing unsandboxed).
+    if (await reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat)) return void ((exiting = true), opened.recorder.close(), resolveExit(EXIT.startup));
     try {
       if (printMode) {
         warmUp();

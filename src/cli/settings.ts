@@ -23,6 +23,7 @@ import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../
 import type { PermissionUpdateValue } from '../permissions/updates.js';
 import { StartupError } from './options.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { mergeSandboxBlocks } from '../tools/sandbox/settings.js';
 
 const CommandHook = z.looseObject({
   type: z.optional(z.string()),
@@ -43,6 +44,8 @@ const SettingsFile = z.looseObject({
   ),
   hooks: z.optional(z.record(z.string(), z.array(HookMatcherEntry))),
   disabledMcpjsonServers: z.optional(z.array(z.string())),
+  // Read by tools/sandbox/settings.ts (resolveSandboxSettings), after the layers are merged.
+  sandbox: z.optional(z.unknown()),
 });
 
 export interface SettingsCommandHook {
@@ -62,6 +65,8 @@ export interface LoadedSettings {
   commandHooks: SettingsCommandHook[];
   /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
   disabledMcpjsonServers: string[];
+  /** The `sandbox` blocks merged (tools/sandbox/settings.ts); undefined when no file has one. */
+  sandbox: unknown;
   /** What was not honoured from untrusted project/local files, for the log and tests. */
   ignored: Array<{ file: string; what: string }>;
 }
@@ -128,7 +133,8 @@ export function loadSettings(opts: {
   logger: Logger;
 }): LoadedSettings {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [], disabledMcpjsonServers: [] };
+  const out: LoadedSettings = { rules: [], defaultMode: undefined, additionalDirectories: [], commandHooks: [], ignored: [], disabledMcpjsonServers: [], sandbox: undefined };
+  const sandboxLayers: Array<{ block: unknown; trusted: boolean; where: string }> = [];
   const trust = readTrustStore(trustStorePath(opts.configDir));
   const files: Array<{ source: RuleSource; text: string; where: string; baseDir: string }> = [];
   const read = (source: RuleSource, path: string, baseDir: string): void => {
@@ -176,6 +182,7 @@ export function loadSettings(opts: {
       else for (const d of p.additionalDirectories ?? []) ignore(`additionalDirectories ${d}`);
     }
     out.disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
+    if (s.sandbox !== undefined) sandboxLayers.push({ block: s.sandbox, trusted, where: f.where });
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
         for (const h of e.hooks) {
@@ -188,6 +195,11 @@ export function loadSettings(opts: {
       }
     }
   }
+  for (const l of sandboxLayers) {
+    const { ignored } = mergeSandboxBlocks([l]);
+    for (const what of ignored) out.ignored.push({ file: l.where, what });
+  }
+  out.sandbox = mergeSandboxBlocks(sandboxLayers).merged;
   if (out.ignored.length) {
     opts.logger.warn(
       { ignored: out.ignored },

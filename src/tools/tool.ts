@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js';
 import type { ToolResultContent } from '../model/types.js';
 import type { FileStateCache } from './file-state.js';
 import type { ReadOnlySandbox } from './sandbox/types.js';
+import type { CommandSandbox } from './sandbox/runtime.js';
 import type { KeptOutputs } from './shell/kept-outputs.js';
 
 /** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
@@ -55,6 +56,12 @@ export interface ToolEnvironment {
   readonly background: BackgroundRegistry;
   /** Where Bash runs commands that only the shell analyser approved (see Approval). */
   readonly readOnlySandbox: ReadOnlySandbox;
+  /**
+   * The command sandbox of the `sandbox` settings, when they turn it on. While it runs, Bash commands run
+   * inside it (see sandbox/policy.ts), the read-only ones too (then without write access), and the
+   * read-only sandbox above is not used.
+   */
+  readonly commandSandbox?: CommandSandbox;
 }
 
 /**
@@ -65,6 +72,8 @@ export interface ToolEnvironment {
  */
 export type Approval =
   | { by: 'read-only-analysis' }
+  /** autoAllowBashIfSandboxed: allowed because it runs inside the command sandbox (so it must). */
+  | { by: 'sandbox' }
   | { by: 'rule' }
   | { by: 'mode' }
   | { by: 'hook' }
