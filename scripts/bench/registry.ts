@@ -7,6 +7,7 @@ import { firstResult, nodeBaseline, startup } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
+import { bashSettingsSandboxed } from './settings-sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
@@ -23,6 +24,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   reads200,
   bash50mb,
   bashReadonlySandboxed,
+  bashSettingsSandboxed,
   session200Turns,
   interruptLatency,
   sdkMcpRoundTrip,

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-const bash = (id: string, command: string) => ({ type: 'tool_use', id, name: 'Bash', input: { command } });
+const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });
 
 describe('the sandbox option through the SDK', () => {
   it('with sandbox.enabled, Bash cannot write outside the working directory nor reach a host that is not allowed', async () => {
@@ -76,9 +76,15 @@ describe('the sandbox option through the SDK', () => {
     mkdirSync(bin, { recursive: true });
     symlinkSync(process.execPath, join(bin, 'node'));
     const run = scriptedRun({ rules: [{ when: {}, reply: { content: [bash('never', 'touch ran.txt')] } }] }, { env: { PATH: bin } });
-    const msgs = await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true } }) })).catch((e: unknown) => [e]);
-    const result = msgs.find((m): m is { type: 'result'; errors: string[] } => typeof m === 'object' && m !== null && (m as { type?: string }).type === 'result');
-    const text = result ? result.errors.join('\n') : String(msgs.at(-1));
+    let text = '';
+    try {
+      for (const m of await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true } }) }))) {
+        if (m.type === 'result' && m.subtype !== 'success') text += m.errors.join('\n');
+      }
+    } catch (e) {
+      // The SDK may also throw once the process exits non-zero; the message then carries the result's errors.
+      text += e instanceof Error ? e.message : String(e);
+    }
     expect(text).toContain('The sandbox is enabled (sandbox.enabled) and required, but it cannot start: ');
     expect(text).toContain('bubblewrap (bwrap) not installed');
     expect(run.requests()).toEqual([]);
