@@ -120,7 +120,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger); // started before stdin is read
+  // A required sandbox that cannot start ends the run before stdin is read (reportedSandboxFailure below).
+  const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger);
   const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox);
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
@@ -416,7 +417,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   setTimeout(warmUp, 25).unref();
 
   void (async () => {
-    // A required sandbox that cannot start ends the run before anything is read or run (nothing unsandboxed).
     if (await reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat)) return void ((exiting = true), opened.recorder.close(), resolveExit(EXIT.startup));
     try {
       if (printMode) {
