@@ -49,7 +49,6 @@ import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
-
 export interface AppIO {
   stdin: Readable;
   stdout: Writable;
@@ -120,7 +119,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  // A required sandbox that cannot start ends the run before stdin is read (reportedSandboxFailure below).
   const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger);
   const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox);
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
@@ -417,6 +415,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   setTimeout(warmUp, 25).unref();
 
   void (async () => {
+    // A required sandbox that cannot start ends the run before stdin is read or anything runs.
     if (await reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat)) return void ((exiting = true), opened.recorder.close(), resolveExit(EXIT.startup));
     try {
       if (printMode) {
