@@ -7,6 +7,8 @@ import { withRunTag } from '../tools/process-groups.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
 import type { BackgroundRegistry, ToolEnvironment } from '../tools/tool.js';
+import type { ModelClient, Usage } from '../model/types.js';
+import { createSideModel } from './side-model.js';
 import type { CommandSandbox } from '../tools/sandbox/runtime.js';
 import { newUuid } from '../util/ids.js';
 import type { AppIO } from './app.js';
@@ -26,7 +28,15 @@ export interface ToolSetup {
   readOnlySandbox: ReadOnlySandbox;
 }
 
-export function setUpTools(opts: CliOptions, io: AppIO, configDir: string, commandSandbox?: CommandSandbox): ToolSetup {
+export function setUpTools(
+  opts: CliOptions,
+  io: AppIO,
+  configDir: string,
+  commandSandbox?: CommandSandbox,
+  /** For the small, fast model tools ask (side-model.ts). */
+  side?: { model: ModelClient; recordUsage: (model: string, usage: Usage) => void },
+): ToolSetup {
+  const sideModel = side ? createSideModel(side.model, io.env, side.recordUsage) : undefined;
   const logger = io.logger;
   // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
   // those that left their process group (setsid) too.
@@ -40,7 +50,7 @@ export function setUpTools(opts: CliOptions, io: AppIO, configDir: string, comma
   const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
   const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}) });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {

@@ -120,7 +120,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
   const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger);
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox);
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;

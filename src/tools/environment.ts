@@ -9,7 +9,7 @@ import { FileStateCache } from './file-state.js';
 import { groupAlive, signalPids, taggedProcesses } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
 import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
-import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
+import type { BackgroundRegistry, BackgroundShellInfo, SideModel, ToolEnvironment } from './tool.js';
 import type { CommandSandbox } from './sandbox/runtime.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from './sandbox/index.js';
 import { SECRET_ENV_NAMES, extraSecretNames } from '../util/secrets.js';
@@ -133,6 +133,7 @@ export function createToolEnvironment(opts: {
   readOnlySandbox?: ReadOnlySandbox;
   /** The command sandbox of the `sandbox` settings (started by the caller). */
   commandSandbox?: CommandSandbox;
+  sideModel?: SideModel;
 }): ToolEnvironment {
   let spill = opts.spillDir;
   const keptOutputs = new KeptOutputs(positiveNumber(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES']) ?? DEFAULT_KEPT_OUTPUT_BYTES);
@@ -142,6 +143,7 @@ export function createToolEnvironment(opts: {
   return {
     readOnlySandbox: opts.readOnlySandbox ?? readOnlySandboxFromEnv(opts.env, opts.logger),
     ...(opts.commandSandbox ? { commandSandbox: opts.commandSandbox } : {}),
+    ...(opts.sideModel ? { sideModel: opts.sideModel } : {}),
     childEnv: childEnvironment(opts.env),
     redact: createRedactor(secretValues(opts.env)),
     fileState: new FileStateCache(),

@@ -62,6 +62,15 @@ export interface ToolEnvironment {
    * read-only sandbox above is not used.
    */
   readonly commandSandbox?: CommandSandbox;
+  /** The small, fast model a tool asks on the model's behalf (WebFetch answering its prompt); absent in bare test sessions. */
+  readonly sideModel?: SideModel;
+}
+
+/** One secondary model request made by a tool: a system text and one user message in, the answer's text out. */
+export interface SideModel {
+  /** The model id the requests go to (for the tool's output). */
+  readonly model: string;
+  ask(req: { system: string; prompt: string; maxTokens: number; signal: AbortSignal }): Promise<string>;
 }
 
 /**
