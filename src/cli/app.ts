@@ -269,6 +269,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       permissions,
       toolEnv,
       recorder: opened.recorder,
+      sidechainRecorder: (agentId) => opened.openSidechain(agentId),
       logger,
       now: Date.now,
       newUuid,

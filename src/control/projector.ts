@@ -12,7 +12,8 @@ import {
   type UserFrame,
 } from '../../protocol/src/index.js';
 import { RAW_JSON, type WithRaw } from '../model/types.js';
-import type { SessionEvent, TurnResult } from '../session/events.js';
+import type { SessionEvent, TurnResult } from '../thread/events.js';
+import { assertNever } from '../util/assert-never.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { FrameOut } from './frame-out.js';
 
@@ -97,14 +98,14 @@ export class Projector {
         if (raw !== undefined && this.out.writeLine) {
           // Hot path: splice the event's JSON as received; the key order matches the object path below.
           return this.out.writeLine(
-            `{"type":"stream_event","event":${raw},"parent_tool_use_id":null,"uuid":"${this.o.newUuid()}","session_id":${this.sidJson},"api_message_id":${this.messageIdJson(ev.messageId)}${ev.ttftMs !== undefined ? `,"ttft_ms":${ev.ttftMs}` : ''}}`,
+            `{"type":"stream_event","event":${raw},"parent_tool_use_id":${ev.parentToolUseId === undefined ? 'null' : JSON.stringify(ev.parentToolUseId)},"uuid":"${this.o.newUuid()}","session_id":${this.sidJson},"api_message_id":${this.messageIdJson(ev.messageId)}${ev.ttftMs !== undefined ? `,"ttft_ms":${ev.ttftMs}` : ''}}`,
             'stream_event',
           );
         }
         const f: StreamEventFrame = {
           type: 'stream_event',
           event: ev.event as StreamEventFrame['event'],
-          parent_tool_use_id: null,
+          parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: this.o.newUuid(),
           session_id: sid,
           api_message_id: ev.messageId,
@@ -125,7 +126,7 @@ export class Projector {
             stop_sequence: null,
             usage: ev.meta.usage as AssistantFrame['message']['usage'],
           },
-          parent_tool_use_id: null,
+          parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: ev.uuid,
           session_id: sid,
           timestamp: this.ts(),
@@ -140,7 +141,7 @@ export class Projector {
         const f: UserFrame = {
           type: 'user',
           message: { role: 'user', content: [asWireBlock(ev.block)] },
-          parent_tool_use_id: null,
+          parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: ev.uuid,
           session_id: sid,
           timestamp: this.ts(),
@@ -170,7 +171,7 @@ export class Projector {
         return this.out.write({
           type: 'user',
           message: { role: 'user', content: [{ type: 'text', text: ev.text }] },
-          parent_tool_use_id: null,
+          parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: ev.uuid,
           session_id: sid,
           timestamp: this.ts(),
@@ -180,7 +181,7 @@ export class Projector {
           type: 'tool_progress',
           tool_use_id: ev.toolUseId,
           tool_name: ev.toolName,
-          parent_tool_use_id: null,
+          parent_tool_use_id: ev.parentToolUseId ?? null,
           elapsed_time_seconds: ev.elapsedSeconds,
           ...(ev.progress.kind === 'heartbeat' ? { heartbeat: true } : {}),
           uuid: this.o.newUuid(),
@@ -263,6 +264,9 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      default:
+        // A new SessionEvent variant must get a case here (test/types/projector-exhaustive.ts proves tsc says so).
+        return assertNever(ev, 'session event');
     }
   }
 

@@ -1,6 +1,6 @@
 // The ports of the executor's fixed pipeline. Hooks and permissions implement them (src/hooks, src/permissions);
 // the pass-through versions here keep every step in place when a session has neither.
-import type { DecisionMeta } from '../session/events.js';
+import type { DecisionMeta } from '../thread/events.js';
 import type { AnyTool, Approval, SharedToolContext } from '../tools/tool.js';
 
 export interface ToolCallInfo {

@@ -1,7 +1,7 @@
 // Per-call progress shaping: output is coalesced and flushed at most every `intervalMs` (so a chatty command
 // cannot flood stdout), each frame carries at most `maxChars` of new output (the rest is counted as dropped),
 // and a heartbeat goes out after `heartbeatMs` without any frame.
-import type { ProgressInfo } from '../session/events.js';
+import type { ProgressInfo } from '../thread/events.js';
 import type { LiveOutput, ToolProgressUpdate } from '../tools/tool.js';
 
 export interface ProgressOptions {

@@ -2,8 +2,9 @@
 // validateInput → PreToolUse hooks → permission → call (with progress and abort) → result mapping →
 // PostToolUse (or PostToolUseFailure) hooks. A tool cannot skip a step; every error becomes a result.
 import type { ToolResultBlock, ToolResultContent, ToolUseBlock } from '../model/types.js';
-import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../session/events.js';
+import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../thread/events.js';
 import type { AnyTool, ContextModifier, ToolProgressUpdate } from '../tools/tool.js';
+import type { CallErrorKind, CallPhase } from './call-state.js';
 import type { ExecutorDeps } from './executor.js';
 import * as msg from './messages.js';
 
@@ -18,6 +19,8 @@ export interface PipelineOutput {
   stopReason?: string;
   contextModifier?: ContextModifier;
   nonExecutionKind?: string;
+  /** Set unless the outcome is success. */
+  errorKind?: CallErrorKind;
 }
 
 export interface PipelineInput {
@@ -27,16 +30,17 @@ export interface PipelineInput {
   deps: ExecutorDeps;
   signal: AbortSignal;
   onProgress: (u: ToolProgressUpdate) => void;
-  /** Called right before the tool's own `call` starts. */
-  onCallStart?: () => void;
+  /** Called as the call enters each phase (validating, awaiting_hooks, awaiting_permission, running). */
+  onPhase?: (phase: CallPhase) => void;
 }
 
-function errorOutput(block: ToolUseBlock, text: string, extra: Partial<PipelineOutput> = {}): PipelineOutput {
+function errorOutput(block: ToolUseBlock, text: string, errorKind: CallErrorKind, extra: Partial<PipelineOutput> = {}): PipelineOutput {
   return {
     block: { type: 'tool_result', tool_use_id: block.id, content: msg.toolUseError(text), is_error: true },
     data: text.startsWith('Error') || text.startsWith('InputValidationError') ? text : `Error: ${text}`,
     outcome: 'error',
     additionalContext: [],
+    errorKind,
     ...extra,
   };
 }
@@ -60,23 +64,26 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   let input: unknown = p.parsed;
 
   // 1. The tool's own checks (file exists, read-before-write, …).
+  p.onPhase?.('validating');
   try {
     const v = await tool.validateInput?.(input, { shared, env: deps.env });
-    if (v && !v.ok) return errorOutput(block, v.message);
+    if (v && !v.ok) return errorOutput(block, v.message, 'tool_error');
   } catch (e) {
-    return errorOutput(block, `Error: ${describe(e)}`);
+    return errorOutput(block, `Error: ${describe(e)}`, 'tool_error');
   }
 
   // 2. PreToolUse hooks: awaited before anything else, never raced with the tool.
+  p.onPhase?.('awaiting_hooks');
   const pre = await deps.hooks.preToolUse({ toolName: tool.name, toolUseId: block.id, input: asRecord(input), ...mcpOf(tool) }, signal);
   const additionalContext = [...(pre.additionalContext ?? [])];
   if (pre.updatedInput) {
     const r = reparse(tool, pre.updatedInput);
-    if (!r.ok) return errorOutput(block, r.error, { additionalContext });
+    if (!r.ok) return errorOutput(block, r.error, 'input_validation', { additionalContext });
     input = r.value;
   }
 
   // 3. Permission: mode, rules, hook decision, host.
+  p.onPhase?.('awaiting_permission');
   const verdict = await deps.permissions.check(
     { tool, input: asRecord(input), toolUseId: block.id, hook: pre.decision, shared },
     signal,
@@ -100,13 +107,14 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
       decision: verdict.meta,
       denial: { toolName: tool.name, toolUseId: block.id, input: asRecord(input) },
       nonExecutionKind: 'permission-rule',
+      errorKind: 'permission_denied',
       ...(verdict.interrupt ? { interruptTurn: true } : {}),
       ...(pre.stop ? { stopReason: pre.stop.reason } : {}),
     };
   }
   if (verdict.updatedInput) {
     const r = reparse(tool, verdict.updatedInput);
-    if (!r.ok) return errorOutput(block, r.error, { additionalContext, decision: verdict.meta });
+    if (!r.ok) return errorOutput(block, r.error, 'input_validation', { additionalContext, decision: verdict.meta });
     input = r.value;
   }
 
@@ -114,7 +122,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   const started = deps.now();
   const info = { toolName: tool.name, toolUseId: block.id, input: asRecord(input), ...mcpOf(tool) };
   let outcome;
-  p.onCallStart?.();
+  p.onPhase?.('running');
   try {
     outcome = await tool.call(input, {
       toolUseId: block.id,
@@ -129,7 +137,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
     if (signal.aborted) throw e;
     const text = `Error: ${describe(e)}`;
     const post = await deps.hooks.postToolUseFailure({ ...info, error: text, isInterrupt: false, durationMs: deps.now() - started }, signal);
-    return errorOutput(block, text, {
+    return errorOutput(block, text, 'tool_error', {
       additionalContext: [...additionalContext, ...(post.additionalContext ?? [])],
       decision: verdict.meta,
       ...(pre.stop || post.stop ? { stopReason: (pre.stop ?? post.stop)?.reason } : {}),
@@ -162,6 +170,7 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
     },
     data: outcome.data,
     outcome: outcome.isError ? 'error' : 'success',
+    ...(outcome.isError ? { errorKind: 'tool_error' as const } : {}),
     additionalContext,
     decision: verdict.meta,
     ...(outcome.contextModifier ? { contextModifier: outcome.contextModifier } : {}),

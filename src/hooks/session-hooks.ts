@@ -7,7 +7,7 @@
 import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
 import type { PermissionUpdateValue } from '../permissions/updates.js';
-import type { TurnHooks } from '../session/config.js';
+import type { TurnHooks } from './turn-hooks.js';
 import type { HookRun, HookRunner } from './runner.js';
 
 export interface HookContext {

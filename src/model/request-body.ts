@@ -13,7 +13,7 @@ const MAX_JOINED_CHARS = 16 * 1024;
 
 /**
  * JSON of frozen objects (and its UTF-8 length), kept while they live: a frozen object cannot change, so its
- * JSON cannot either. The conversation history is frozen (session/history.ts) and sent again with every request;
+ * JSON cannot either. The conversation history is frozen (thread/conversation.ts) and sent again with every request;
  * this turns the serialisation of a long history into a lookup per message.
  */
 const frozenJson = new WeakMap<object, Json>();

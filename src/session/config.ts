@@ -7,7 +7,8 @@ import type { ProgressOptions } from '../executor/progress.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
-import type { EventSink, SessionEvent } from './events.js';
+import type { EventSink } from '../thread/events.js';
+import type { SidechainRecorder, TranscriptRecorder } from '../thread/recorder.js';
 import type { RetryPolicy } from './retry.js';
 import type { SystemPromptSpec } from './system-prompt.js';
 
@@ -48,31 +49,9 @@ export interface QueuedInput {
   isSynthetic: boolean;
 }
 
-/** Hooks that shape a whole turn rather than a tool call (UserPromptSubmit, Stop). */
-export interface TurnHooks {
-  userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext: string[]; stop?: string }>;
-  stop(input: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<{ continueWith?: string }>;
-  /** SessionStart, run before the first turn; its context is added to the first prompt. */
-  sessionStart(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ additionalContext: string[] }>;
-}
-
-export const noTurnHooks: TurnHooks = {
-  userPromptSubmit: async () => ({ additionalContext: [] }),
-  stop: async () => ({}),
-  sessionStart: async () => ({ additionalContext: [] }),
-};
-
-/** Write-ahead transcript: `record` appends before the event is emitted; `flush` makes it durable. */
-export interface TranscriptRecorder {
-  record(ev: RecordedEvent): void;
-  flush(): Promise<void>;
-}
-
-export type RecordedEvent =
-  | Extract<SessionEvent, { type: 'assistant_block' | 'tool_result' | 'user_text' }>
-  | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean };
-
-export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
+export { type TurnHooks, noTurnHooks } from '../hooks/turn-hooks.js';
+import type { TurnHooks } from '../hooks/turn-hooks.js';
+export { type RecordedEvent, type TranscriptRecorder, nullRecorder } from '../thread/recorder.js';
 
 export interface SessionDeps {
   model: ModelClient;
@@ -92,6 +71,8 @@ export interface SessionDeps {
   progress: ProgressOptions;
   /** Shared tool context (cwd may be changed by tools). */
   initialShared: SharedToolContext;
+  /** Opens a nested loop's sidechain transcript (absent: nested loops are not recorded). */
+  sidechainRecorder?: (agentId: string) => SidechainRecorder;
   /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
   ready?: Promise<void>;
 }

@@ -7,8 +7,8 @@ import type { SharedToolContext } from '../tools/tool.js';
 import { ModelApiError } from '../model/types.js';
 import { childController, sleep } from '../util/abort.js';
 import { MessageAccumulator } from './accumulator.js';
-import type { SessionDeps } from './config.js';
-import type { SessionEvent, TurnUsage } from './events.js';
+import type { SessionEvent, TurnUsage } from '../thread/events.js';
+import type { LoopServices, Toolset } from './loop.js';
 import { retryDelayMs } from './retry.js';
 import type { UsageLedger } from './usage.js';
 
@@ -37,7 +37,8 @@ export type RoundOutcome =
     };
 
 export interface RoundContext {
-  deps: SessionDeps;
+  deps: LoopServices;
+  tools: Toolset;
   emit: (ev: SessionEvent) => void | Promise<void>;
   turnSignal: AbortSignal;
   ledger: UsageLedger;
@@ -80,7 +81,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
     const attemptCtl = childController(turnSignal);
     const executor = new StreamingToolExecutor(
       {
-        tools: deps.tools,
+        tools: rc.tools,
         hooks: deps.hooks,
         permissions: deps.permissions,
         maxConcurrency: deps.maxToolConcurrency,

@@ -6,8 +6,9 @@ import { AbortReason } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionOptions, SessionSettings } from './config.js';
-import type { SessionEvent, TurnResult } from './events.js';
-import { Conversation } from './history.js';
+import type { SessionEvent, TurnResult } from '../thread/events.js';
+import { Thread } from '../thread/thread.js';
+import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
 
@@ -20,7 +21,8 @@ export interface InterruptReceipt {
 
 export class Session {
   readonly id: string;
-  readonly conversation: Conversation;
+  /** The main thread: the conversation and its transcript, kept as one. */
+  readonly thread: Thread;
   readonly ledger = new UsageLedger();
   readonly shared: { current: SharedToolContext };
   private readonly queue = new AsyncQueue<QueuedInput>();
@@ -35,7 +37,7 @@ export class Session {
     readonly settings: SessionSettings,
   ) {
     this.id = opts.sessionId;
-    this.conversation = new Conversation(opts.history);
+    this.thread = new Thread({ recorder: deps.recorder, history: opts.history, newUuid: deps.newUuid });
     this.shared = { current: deps.initialShared };
   }
 
@@ -48,7 +50,7 @@ export class Session {
   }
 
   get history(): readonly ApiMessage[] {
-    return this.conversation.messages;
+    return this.thread.messages;
   }
 
   start(): void {
@@ -95,6 +97,25 @@ export class Session {
     if (cur && !cur.controller.signal.aborted) cur.controller.abort(reason);
   }
 
+  /**
+   * Runs a nested agent loop for a tool call (a subagent): its own thread, prompt and tools, this session's
+   * services and host; its events carry `spec.parentToolUseId`. Ends when the loop's turn ends or `spec.signal` aborts.
+   */
+  runNested(spec: NestedLoopSpec): Promise<NestedLoopOutcome> {
+    return runNestedLoop(
+      {
+        services: this.deps,
+        ledger: this.ledger,
+        shared: this.shared,
+        sink: (ev) => this.emit(ev),
+        sidechainRecorder: this.deps.sidechainRecorder,
+        sessionId: this.id,
+        betas: this.opts.betas,
+      },
+      spec,
+    );
+  }
+
   setModel(model: string): void {
     this.settings.model = model;
   }
@@ -108,17 +129,15 @@ export class Session {
     void this.emit({ type: 'permission_mode_changed', mode });
   }
 
+  /** Conversational events are recorded by the loop's thread before they get here (write-ahead). */
   private emit(ev: SessionEvent): void | Promise<void> {
-    // Write-ahead: the transcript has the message before any frame reports it.
-    if (ev.type === 'assistant_block' || ev.type === 'tool_result' || ev.type === 'user_text') this.deps.recorder.record(ev);
     return this.deps.sink.emit(ev);
   }
 
   private async run(): Promise<void> {
     for await (const input of this.queue) {
       if (!input.shouldQuery) {
-        this.deps.recorder.record({ type: 'user_prompt', uuid: input.uuid, content: input.content, isSynthetic: input.isSynthetic });
-        this.conversation.appendUser(input.content);
+        this.thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
         continue;
       }
       const controller = new AbortController();
@@ -132,15 +151,14 @@ export class Session {
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
           for (const ctx of ss.additionalContext) {
             const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;
-            this.deps.recorder.record({ type: 'user_prompt', uuid: this.deps.newUuid(), content: text, isSynthetic: true });
-            this.conversation.appendUser([{ type: 'text', text }]);
+            this.thread.appendUser(text, { isSynthetic: true });
           }
         }
         result = await runTurn(
           {
             deps: this.deps,
             settings: this.settings,
-            conversation: this.conversation,
+            thread: this.thread,
             ledger: this.ledger,
             shared: this.shared,
             sessionId: this.id,
@@ -162,7 +180,7 @@ export class Session {
       this.resultIndex++;
       this.current = undefined;
       try {
-        await this.deps.recorder.flush();
+        await this.thread.flush();
       } catch (err) {
         this.deps.logger.error({ err }, 'transcript flush failed');
       }

@@ -3,7 +3,7 @@
 // names and order of CLI 2.1.330 so every reader of Claude Code transcripts reads agentd's unchanged.
 import * as z from 'zod/mini';
 import type { AssistantBlock, UserBlock } from '../model/types.js';
-import type { DecisionMeta, ModelUsageTotals } from '../session/events.js';
+import type { DecisionMeta, ModelUsageTotals } from '../thread/events.js';
 
 /** The CLI version agentd's transcripts claim to come from (the protocol version agentd implements). */
 export const TRANSCRIPT_VERSION = '2.1.330';
@@ -18,6 +18,8 @@ export interface EntryContext {
   cwd: string;
   entrypoint: string;
   version: string;
+  /** Set for a subagent's sidechain transcript (`<session>/subagents/agent-<id>.jsonl`): entries say `isSidechain: true`. */
+  agentId?: string;
 }
 
 export interface ApiAssistantMessage {
@@ -37,11 +39,12 @@ interface Tail {
   cwd: string;
   sessionId: string;
   version: string;
+  agentId?: string;
 }
 
 export interface UserEntry extends Tail {
   parentUuid: string | null;
-  isSidechain: false;
+  isSidechain: boolean;
   type: 'user';
   message: { role: 'user'; content: string | UserBlock[] };
   uuid: string;
@@ -54,7 +57,7 @@ export interface UserEntry extends Tail {
 
 export interface AssistantEntry extends Tail {
   parentUuid: string | null;
-  isSidechain: false;
+  isSidechain: boolean;
   message: ApiAssistantMessage;
   requestId?: string;
   type: 'assistant';
@@ -65,7 +68,14 @@ export interface AssistantEntry extends Tail {
 }
 
 function tail(ctx: EntryContext): Tail {
-  return { userType: 'external', entrypoint: ctx.entrypoint, cwd: ctx.cwd, sessionId: ctx.sessionId, version: ctx.version };
+  return {
+    userType: 'external',
+    entrypoint: ctx.entrypoint,
+    cwd: ctx.cwd,
+    sessionId: ctx.sessionId,
+    version: ctx.version,
+    ...(ctx.agentId !== undefined ? { agentId: ctx.agentId } : {}),
+  };
 }
 
 export function userEntry(
@@ -83,7 +93,7 @@ export function userEntry(
 ): UserEntry {
   return {
     parentUuid: e.parentUuid,
-    isSidechain: false,
+    isSidechain: ctx.agentId !== undefined,
     type: 'user',
     message: { role: 'user', content: e.content },
     uuid: e.uuid,
@@ -103,7 +113,7 @@ export function assistantEntry(
   const apiError = e.message.model === SYNTHETIC_MODEL && e.error !== undefined;
   return {
     parentUuid: e.parentUuid,
-    isSidechain: false,
+    isSidechain: ctx.agentId !== undefined,
     message: e.message,
     ...(e.requestId !== undefined ? { requestId: e.requestId } : {}),
     type: 'assistant',

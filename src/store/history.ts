@@ -4,7 +4,7 @@
 // and then one user message with every result, in tool_use order. Conversation.appendUser does the merging, so
 // a resumed history equals the live one.
 import type { ApiMessage, AssistantBlock, ToolResultBlock, ToolUseBlock, UserBlock } from '../model/types.js';
-import { Conversation } from '../session/history.js';
+import { Conversation } from '../thread/conversation.js';
 import { SYNTHETIC_MODEL, parseAssistantBlock, toolResultId } from './entries.js';
 import type { ChainNode } from './reader.js';
 

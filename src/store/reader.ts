@@ -1,7 +1,7 @@
 // Reads a transcript file back: every line parsed on its own (a malformed line costs that line, never the file),
 // a torn last line from a killed process ignored, then the parentUuid chain walked back from a leaf, the way the
 // SDK's getSessionMessages does it.
-import type { ModelUsageTotals } from '../session/events.js';
+import type { ModelUsageTotals } from '../thread/events.js';
 import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage } from './entries.js';
 
 export type ChainNode =

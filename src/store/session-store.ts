@@ -5,7 +5,7 @@ import { type Stats, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { ApiMessage } from '../model/types.js';
-import type { ModelUsageTotals } from '../session/events.js';
+import type { ModelUsageTotals } from '../thread/events.js';
 import { isUuid } from '../util/ids.js';
 import { type EntryContext, TRANSCRIPT_VERSION } from './entries.js';
 import { SessionLoadError } from './errors.js';
@@ -223,6 +223,11 @@ export interface OpenedSession {
   /** The session the history came from (resume, continue, fork), if any. */
   resumedFrom: string | undefined;
   warnings: string[];
+  /**
+   * A subagent's transcript, as Claude Code 2.1.x lays it out: `<project>/<session>/subagents/agent-<id>.jsonl`,
+   * entries with `isSidechain: true` and `agentId`, their own parentUuid chain from null.
+   */
+  openSidechain(agentId: string): ClosableRecorder;
 }
 
 const closableNull: ClosableRecorder = { record: () => undefined, flush: async () => undefined, close: () => undefined, recordTitle: () => undefined, linesLost: 0 };
@@ -248,6 +253,19 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
       ...(o.redact ? { redact: o.redact } : {}),
     });
+  const sidechains = (sessionId: string) => (agentId: string): ClosableRecorder =>
+    o.persist
+      ? new TranscriptWriter({
+          path: join(dir, sessionId, 'subagents', `agent-${agentId}.jsonl`),
+          context: { ...context(sessionId), agentId },
+          parentUuid: null,
+          now: o.now,
+          logger: o.logger,
+          sidechain: true,
+          ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+          ...(o.redact ? { redact: o.redact } : {}),
+        })
+      : closableNull;
   if (o.sessionId !== undefined && !isUuid(o.sessionId)) {
     throw new SessionLoadError('invalid_id', `--session-id must be a UUID, got ${JSON.stringify(o.sessionId)}.`, { sessionId: o.sessionId });
   }
@@ -281,6 +299,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       persisted: o.persist,
       resumedFrom: undefined,
       warnings: [],
+      openSidechain: sidechains(sessionId),
     };
   }
 
@@ -299,6 +318,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       persisted: o.persist,
       resumedFrom: sourceId,
       warnings: loaded.warnings,
+      openSidechain: sidechains(sourceId),
     };
   }
 
@@ -322,6 +342,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
     persisted: o.persist,
     resumedFrom: sourceId,
     warnings: loaded.warnings,
+    openSidechain: sidechains(sessionId),
   };
 }
 

@@ -6,8 +6,8 @@ import { closeSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, mkdirSyn
 import { dirname } from 'node:path';
 import type { Logger } from '../log/logger.js';
 import type { UserBlock } from '../model/types.js';
-import type { RecordedEvent, TranscriptRecorder } from '../session/config.js';
-import type { ModelUsageTotals } from '../session/events.js';
+import type { RecordedEvent, TranscriptRecorder } from '../thread/recorder.js';
+import type { ModelUsageTotals } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
 import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, userEntry } from './entries.js';
 
@@ -31,6 +31,8 @@ export interface TranscriptWriterOptions {
   io?: { writeSync: typeof writeSync };
   /** Removes agentd's secret values from each line (util/secrets.ts). */
   redact?: (line: string) => string;
+  /** A subagent's sidechain file: conversation entries only (no last-prompt or usage lines; the session has them). */
+  sidechain?: boolean;
 }
 
 /** A recorder the CLI closes at exit, and asks whether lines were lost (for a `session_writes_lost` notice). */
@@ -190,7 +192,7 @@ export class TranscriptWriter implements ClosableRecorder {
 
   /** Metadata lines Claude Code's readers use (`last-prompt` → listSessions summary) and agentd's usage. */
   private writeMetadata(): void {
-    if (this.fd === undefined) return;
+    if (this.fd === undefined || this.opts.sidechain === true) return;
     const sessionId = this.opts.context.sessionId;
     if (this.lastPrompt !== undefined && this.last !== this.lastPromptLeaf) {
       if (this.appendLine({ type: 'last-prompt', lastPrompt: this.lastPrompt, leafUuid: this.last, sessionId })) this.lastPromptLeaf = this.last;

@@ -142,8 +142,13 @@ export interface Tool<I = unknown, O = unknown> {
   isReadOnly(input: I): boolean;
   /** What a user interrupt does to a running call: stop it, or let it finish. */
   readonly interruptBehavior: 'cancel' | 'block';
-  /** When an exclusive call of this tool fails, the calls queued behind it are cancelled (Bash). */
+  /**
+   * The tool's own policy, which the generic executor applies: when an exclusive call of this tool fails, the
+   * calls queued behind it are cancelled (Bash: a failed command usually invalidates what was planned after it).
+   */
   readonly cancelsSiblingsOnError?: boolean;
+  /** How a failed call is named in the results of the siblings it cancelled (Bash: its description or command). */
+  siblingSummary?(input: I): string;
   validateInput?(input: I, ctx: { shared: SharedToolContext; env: ToolEnvironment }): Promise<ValidationResult> | ValidationResult;
   call(input: I, ctx: ToolCallContext): Promise<ToolOutcome<O>>;
   /** For MCP tools: the server and where its definition came from (`mcp_server` in can_use_tool). */

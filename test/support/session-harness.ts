@@ -33,6 +33,7 @@ export function sessionHarness(opts: {
   turnHooks?: TurnHooks;
   permissions?: PermissionGate;
   recorder?: TranscriptRecorder;
+  sidechainRecorder?: (agentId: string) => TranscriptRecorder & { close(): void };
   emitStreamEvents?: boolean;
 }): SessionHarness {
   const events: SessionEvent[] = [];
@@ -69,6 +70,7 @@ export function sessionHarness(opts: {
       permissions: opts.permissions ?? passThroughPermissions,
       toolEnv: createToolEnvironment({ env: {}, logger, tracker: new ProcessGroupTracker(), spillDir: tmpdir() }),
       recorder: opts.recorder ?? nullRecorder,
+      ...(opts.sidechainRecorder ? { sidechainRecorder: opts.sidechainRecorder } : {}),
       logger,
       now: () => Date.now(),
       newUuid: () => `u${++n}`,

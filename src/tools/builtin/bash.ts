@@ -229,6 +229,7 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
     inputJsonSchema: BASH_INPUT_JSON_SCHEMA,
     interruptBehavior: 'cancel',
     cancelsSiblingsOnError: true,
+    siblingSummary: (input) => input.description ?? input.command.slice(0, 80),
     async isConcurrencySafe(input) {
       if (input.run_in_background) return false;
       return isReadOnlyCommand(await analyzeCommand(input.command));

@@ -1,0 +1,287 @@
+// The agent loop: model rounds and tool batches over one Thread until the turn ends, with exactly one
+// TurnResult out. Reentrant: everything it needs comes in as parameters (toolset, model settings, system
+// prompt, limits, abort signal, event sink, parent tool-use id), so the main session's turn is one caller and a
+// tool that runs an agent of its own (a subagent) is another, with its own thread and toolset.
+import type { AnyTool } from '../tools/tool.js';
+import type { AssistantBlock, ModelRequest, SystemBlock, ThinkingConfig, ToolDefinition } from '../model/types.js';
+import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
+import { isRecorded } from '../thread/recorder.js';
+import type { Thread } from '../thread/thread.js';
+import type { SharedToolContext } from '../tools/tool.js';
+import { reasonOf } from '../util/abort.js';
+import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
+import { apiErrorText, assistantErrorName, errorCategoryOf } from './errors.js';
+import { type RoundOutcome, runModelRound } from './model-call.js';
+import { type UsageLedger, emptyTurnUsage } from './usage.js';
+
+/** The tools a loop offers the model and runs (the session's registry, or a subagent's restricted set). */
+export interface Toolset {
+  get(name: string): AnyTool | undefined;
+  /** Asked per request: a set that changes during a turn (MCP servers connecting) offers its tools next round. */
+  definitions(): ToolDefinition[];
+}
+
+/** The services a loop runs on; the same for the main loop and nested ones (tools and prompts differ). */
+export type LoopServices = Pick<
+  SessionDeps,
+  'model' | 'hooks' | 'permissions' | 'toolEnv' | 'logger' | 'now' | 'newUuid' | 'random' | 'retry' | 'maxToolConcurrency' | 'progress'
+>;
+
+/** Model settings and limits of one loop (a snapshot per turn; the session's setters change the next turn). */
+export type LoopSettings = Pick<
+  SessionSettings,
+  'model' | 'fallbackModel' | 'maxThinkingTokens' | 'thinking' | 'maxTurns' | 'maxBudgetUsd' | 'maxOutputTokens' | 'jsonSchema'
+>;
+
+export interface AgentLoopParams {
+  services: LoopServices;
+  tools: Toolset;
+  thread: Thread;
+  settings: Readonly<LoopSettings>;
+  /** The system prompt for a request to `model`. */
+  system: (model: string) => SystemBlock[];
+  /** Stop hooks (the main loop); a nested loop passes none. */
+  stopHook?: TurnHooks['stop'];
+  ledger: UsageLedger;
+  /** The shared tool context (cwd); tools' context modifiers replace `current`. */
+  shared: { current: SharedToolContext };
+  signal: AbortSignal;
+  /** Where events go; the loop records the conversational ones in its thread first (write-ahead). */
+  sink: (ev: SessionEvent) => void | Promise<void>;
+  /** Set for a nested loop: the tool_use id of the call that runs it; every event carries it. */
+  parentToolUseId?: string;
+  emitStreamEvents: boolean;
+  betas: readonly string[];
+  /** `metadata.user_id` of requests. */
+  userId: string;
+  /** For the result: when the turn started, which user messages it answers, and the session's counters. */
+  startedAt: number;
+  userMessageUuids: string[];
+  resultIndex: number;
+  queuedCount: () => number;
+}
+
+const MARKER_STREAM = '[Request interrupted by user]';
+const MARKER_TOOLS = '[Request interrupted by user for tool use]';
+const MAX_STRUCTURED_RETRIES = 3;
+/** Name of the synthetic tool through which a --json-schema answer is given (as in Claude Code). */
+export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
+
+function textOf(blocks: readonly AssistantBlock[]): string {
+  return blocks
+    .filter((b): b is Extract<AssistantBlock, { type: 'text' }> => b.type === 'text')
+    .map((b) => b.text)
+    .join('');
+}
+
+function thinkingFor(s: Readonly<LoopSettings>): ThinkingConfig | undefined {
+  if (s.maxThinkingTokens === 0) return undefined;
+  if (s.maxThinkingTokens !== null && s.maxThinkingTokens > 0) return { type: 'enabled', budget_tokens: s.maxThinkingTokens };
+  if (s.thinking === 'adaptive') return { type: 'adaptive' };
+  return undefined;
+}
+
+/** The counters of one loop run, for its result. */
+class RunTotals {
+  apiMs = 0;
+  numTurns = 0;
+  resultText = '';
+  stopReason: string | null = null;
+  readonly usage = emptyTurnUsage();
+  readonly cost = { value: 0 };
+  readonly denials: PermissionDenialInfo[] = [];
+}
+
+/** A result for a turn that ended before the loop ran (a blocked prompt, say). */
+export function earlyResult(p: Pick<AgentLoopParams, 'services' | 'ledger' | 'startedAt' | 'userMessageUuids' | 'resultIndex' | 'queuedCount'>, kind: TurnResult['kind'], terminalReason: TerminalReason, error: TurnError): TurnResult {
+  return resultOf(p, new RunTotals(), { kind, isError: true, terminalReason, errors: [error.message], error, resultText: '' });
+}
+
+function resultOf(
+  p: Pick<AgentLoopParams, 'services' | 'ledger' | 'startedAt' | 'userMessageUuids' | 'resultIndex' | 'queuedCount'>,
+  t: RunTotals,
+  r: Partial<TurnResult> & Pick<TurnResult, 'kind' | 'isError' | 'terminalReason'>,
+): TurnResult {
+  return {
+    resultText: t.resultText,
+    errors: [],
+    stopReason: t.stopReason,
+    durationMs: p.services.now() - p.startedAt,
+    durationApiMs: t.apiMs,
+    numTurns: t.numTurns,
+    usage: t.usage,
+    modelUsage: p.ledger.modelUsage(),
+    totalCostUsd: p.ledger.totalCostUsd,
+    permissionDenials: t.denials,
+    userMessageUuids: p.userMessageUuids,
+    resultIndex: p.resultIndex,
+    queuedTurnCount: p.queuedCount(),
+    ...r,
+  };
+}
+
+/** Runs the loop over `p.thread` (whose last message is the user's) until the turn ends. */
+export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
+  const { services: deps, settings, thread, signal } = p;
+  const t = new RunTotals();
+  const parent = p.parentToolUseId;
+  // Conversational events are recorded in the thread before they are reported (write-ahead); a nested loop's
+  // events carry the id of the call that runs it.
+  const emit = (ev: SessionEvent): void | Promise<void> => {
+    if (ev.type === 'assistant_block' || ev.type === 'tool_result') thread.record(ev);
+    else if (isRecorded(ev)) throw new Error(`${ev.type} must go through the thread`);
+    return p.sink(parent === undefined ? ev : withParent(ev, parent));
+  };
+  const finish = (r: Partial<TurnResult> & Pick<TurnResult, 'kind' | 'isError' | 'terminalReason'>): TurnResult => resultOf(p, t, r);
+  const fail = (kind: TurnResult['kind'], terminalReason: TerminalReason, error: TurnError): TurnResult =>
+    finish({ kind, isError: true, terminalReason, errors: [error.message], error, resultText: '' });
+
+  const useStructured = settings.jsonSchema !== undefined && p.tools.get(STRUCTURED_OUTPUT_TOOL) !== undefined;
+  const buildRequest = (model: string): ModelRequest => {
+    const toolDefs = p.tools.definitions();
+    const thinking = thinkingFor(settings);
+    const maxTokens = settings.maxOutputTokens ?? 32_000;
+    return {
+      model,
+      max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
+      system: p.system(model),
+      messages: thread.forRequest(),
+      ...(toolDefs.length ? { tools: toolDefs } : {}),
+      ...(thinking ? { thinking } : {}),
+      metadata: { user_id: p.userId },
+      ...(p.betas.length ? { betas: [...p.betas] } : {}),
+    };
+  };
+
+  let stopHookActive = false;
+  let structuredRetries = 0;
+  const structuredExhausted = (): TurnResult =>
+    fail('error_max_structured_output_retries', 'structured_output_retry_exhausted', {
+      category: 'invalid_request',
+      retryable: false,
+      status: null,
+      message: `No answer matching the JSON schema after ${MAX_STRUCTURED_RETRIES} retries.`,
+    });
+  for (;;) {
+    if (settings.maxTurns !== undefined && t.numTurns >= settings.maxTurns) {
+      return fail('error_max_turns', 'max_turns', { category: 'max_turns', retryable: false, status: null, message: `Reached the maximum number of turns (${settings.maxTurns}).` });
+    }
+    if (settings.maxBudgetUsd !== undefined && p.ledger.totalCostUsd >= settings.maxBudgetUsd) {
+      return fail('error_max_budget_usd', 'budget_exhausted', {
+        category: 'max_budget',
+        retryable: false,
+        status: null,
+        message: `Reached the maximum budget ($${settings.maxBudgetUsd}); spent $${p.ledger.totalCostUsd.toFixed(6)}.`,
+      });
+    }
+    t.numTurns++;
+    const round: RoundOutcome = await runModelRound({
+      deps,
+      tools: p.tools,
+      emit,
+      turnSignal: signal,
+      ledger: p.ledger,
+      turnUsage: t.usage,
+      addApiMs: (ms) => {
+        t.apiMs += ms;
+      },
+      buildRequest,
+      model: settings.model,
+      fallbackModel: settings.fallbackModel,
+      emitStreamEvents: p.emitStreamEvents,
+      turnCost: t.cost,
+      shared: p.shared,
+    });
+
+    if (round.kind === 'failed') {
+      const e = round.error;
+      await emit({
+        type: 'assistant_block',
+        uuid: deps.newUuid(),
+        meta: { id: `msg_error_${deps.newUuid()}`, model: '<synthetic>', usage: { input_tokens: 0, output_tokens: 0 }, requestId: e.requestId },
+        block: { type: 'text', text: apiErrorText(e) },
+        error: assistantErrorName(e),
+        ...(round.supersedes.length ? { supersedes: round.supersedes } : {}),
+      });
+      return fail('error_during_execution', e.kind === 'context_overflow' ? 'prompt_too_long' : 'api_error', {
+        category: errorCategoryOf(e),
+        retryable: e.retryable,
+        status: e.status,
+        ...(e.resetsAt ? { resetsAt: e.resetsAt } : {}),
+        message: `API error${e.status ? ` ${e.status}` : ''} (${e.kind}): ${e.message}`,
+      });
+    }
+
+    thread.appendRound(round.blocks, round.records);
+    for (const r of round.records) if (r.denial) t.denials.push(r.denial);
+    const interrupted = round.kind === 'aborted' || signal.aborted;
+    const hostInterrupt = round.records.some((r) => r.interruptTurn);
+    if (interrupted || hostInterrupt) {
+      const marker = round.records.length ? MARKER_TOOLS : MARKER_STREAM;
+      const ev = thread.appendUserText(deps.newUuid(), marker);
+      await p.sink(parent === undefined ? ev : withParent(ev, parent));
+      const byHost = !interrupted && hostInterrupt;
+      t.stopReason = round.records.length ? 'tool_use' : null;
+      const why = interrupted ? reasonOf(signal) : undefined;
+      return fail('error_during_execution', round.kind === 'aborted' && round.streaming ? 'aborted_streaming' : 'aborted_tools', {
+        category: byHost ? 'permission' : 'interrupted',
+        retryable: !byHost,
+        status: null,
+        message: byHost ? 'The turn was ended by a permission decision (deny with interrupt).' : why?.kind === 'user_interrupted' || !why ? 'Interrupted by the user.' : `Stopped: ${why.kind}.`,
+      });
+    }
+
+    const hookStop = round.records.find((r) => r.stopReason !== undefined);
+    if (hookStop) {
+      t.resultText = hookStop.stopReason ?? '';
+      t.stopReason = 'tool_use';
+      return finish({ kind: 'success', isError: false, terminalReason: 'hook_stopped' });
+    }
+    if (round.records.length > 0) {
+      const so = useStructured ? round.records.find((r) => r.toolName === STRUCTURED_OUTPUT_TOOL) : undefined;
+      if (so && so.outcome === 'success') {
+        t.stopReason = 'tool_use';
+        t.resultText = '';
+        return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput: so.data ?? structuredInput(round.blocks) });
+      }
+      if (so && ++structuredRetries > MAX_STRUCTURED_RETRIES) return structuredExhausted();
+      continue;
+    }
+    t.stopReason = round.stopReason;
+    t.resultText = textOf(round.blocks);
+    if (t.stopReason === 'pause_turn') continue;
+    if (useStructured) {
+      // The answer has to come through the StructuredOutput tool; remind the model, a bounded number of times.
+      if (++structuredRetries > MAX_STRUCTURED_RETRIES) return structuredExhausted();
+      thread.appendUser(`You must give your final answer by calling the ${STRUCTURED_OUTPUT_TOOL} tool, with input that matches its JSON schema.`, { isSynthetic: true });
+      continue;
+    }
+    const stop = p.stopHook ? await p.stopHook({ stopHookActive, lastAssistantMessage: t.resultText }, signal) : {};
+    if (stop.continueWith !== undefined && !signal.aborted) {
+      stopHookActive = true;
+      thread.appendUser(stop.continueWith, { isSynthetic: true });
+      continue;
+    }
+    return finish({ kind: 'success', isError: false, terminalReason: 'completed' });
+  }
+}
+
+function structuredInput(blocks: readonly AssistantBlock[]): unknown {
+  const call = blocks.find((b) => b.type === 'tool_use' && b.name === STRUCTURED_OUTPUT_TOOL);
+  return call && call.type === 'tool_use' ? call.input : undefined;
+}
+
+/** The event as a nested loop reports it: stamped with the id of the tool call that runs the loop. */
+function withParent(ev: SessionEvent, parentToolUseId: string): SessionEvent {
+  switch (ev.type) {
+    case 'stream':
+    case 'assistant_block':
+    case 'tool_result':
+    case 'user_text':
+    case 'tool_progress':
+      return { ...ev, parentToolUseId };
+    default:
+      return ev;
+  }
+}
+

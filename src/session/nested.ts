@@ -1,0 +1,78 @@
+// A nested agent loop: what a tool runs when it delegates to an agent of its own (the subagent tool). It has its
+// own thread (recorded as a sidechain), system prompt, toolset and model settings; it shares the session's
+// services, usage ledger and host, and reports through the session's sink with every event stamped with the
+// tool_use id of the call that runs it. Its signal is the call's: interrupting the outer turn stops it.
+import type { SystemBlock, UserBlock } from '../model/types.js';
+import type { SessionEvent, TurnResult } from '../thread/events.js';
+import { type SidechainRecorder, nullRecorder } from '../thread/recorder.js';
+import { Thread } from '../thread/thread.js';
+import type { SharedToolContext } from '../tools/tool.js';
+import { type LoopServices, type LoopSettings, type Toolset, runAgentLoop } from './loop.js';
+import type { UsageLedger } from './usage.js';
+
+export interface NestedLoopSpec {
+  /** The tool_use id of the call that runs the loop: every event of the loop carries it. */
+  parentToolUseId: string;
+  /** Names the sidechain transcript (`agent-<id>.jsonl`). */
+  agentId: string;
+  prompt: string | UserBlock[];
+  system: (model: string) => SystemBlock[];
+  tools: Toolset;
+  settings: Readonly<LoopSettings>;
+  /** The calling tool's signal. */
+  signal: AbortSignal;
+  emitStreamEvents?: boolean;
+}
+
+export interface NestedLoopOutcome {
+  result: TurnResult;
+  thread: Thread;
+}
+
+/** What the session lends a nested loop. */
+export interface NestedLoopHost {
+  services: LoopServices;
+  ledger: UsageLedger;
+  shared: { current: SharedToolContext };
+  sink: (ev: SessionEvent) => void | Promise<void>;
+  sidechainRecorder: ((agentId: string) => SidechainRecorder) | undefined;
+  sessionId: string;
+  betas: readonly string[];
+}
+
+/** Events of the outer turn's shape that a nested loop does not report (its own progress is its messages). */
+const NOT_FORWARDED: ReadonlySet<SessionEvent['type']> = new Set(['model_request', 'stream', 'usage']);
+
+export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec): Promise<NestedLoopOutcome> {
+  const services = host.services;
+  const recorder = host.sidechainRecorder?.(spec.agentId) ?? { ...nullRecorder, close: () => undefined };
+  const thread = new Thread({ recorder, newUuid: services.newUuid });
+  thread.appendUser(spec.prompt, { uuid: services.newUuid(), isSynthetic: false });
+  const result = await runAgentLoop({
+    services,
+    tools: spec.tools,
+    thread,
+    settings: spec.settings,
+    system: spec.system,
+    ledger: host.ledger,
+    // Its own copy: a `cd` inside the subagent does not move the session.
+    shared: { current: host.shared.current },
+    signal: spec.signal,
+    sink: (ev) => (spec.emitStreamEvents !== true && NOT_FORWARDED.has(ev.type) ? undefined : host.sink(ev)),
+    parentToolUseId: spec.parentToolUseId,
+    emitStreamEvents: spec.emitStreamEvents === true,
+    betas: host.betas,
+    userId: `agentd_session_${host.sessionId}`,
+    startedAt: services.now(),
+    userMessageUuids: [],
+    resultIndex: 0,
+    queuedCount: () => 0,
+  });
+  try {
+    await thread.flush();
+  } catch (err) {
+    services.logger.error({ err, agentId: spec.agentId }, 'sidechain transcript flush failed');
+  }
+  recorder.close();
+  return { result, thread };
+}

@@ -1,0 +1,211 @@
+// What an agent loop reports (the main session's and every nested one's). These are internal events, not frames:
+// control/projector.ts is the one place that turns them into protocol frames, so a second protocol adapter would
+// only need a second projector. They live below the loop so the executor and the store can name them.
+import type { AssistantBlock, RawStreamEvent, ToolResultBlock, Usage } from '../model/types.js';
+import type { PermissionModeName } from '../permissions/modes.js';
+
+export interface AssistantMeta {
+  id: string;
+  model: string;
+  usage: Usage;
+  requestId: string | undefined;
+}
+
+export type TerminalReason =
+  | 'completed'
+  | 'aborted_streaming'
+  | 'aborted_tools'
+  | 'max_turns'
+  | 'budget_exhausted'
+  | 'api_error'
+  | 'prompt_too_long'
+  | 'hook_stopped'
+  | 'structured_output_retry_exhausted'
+  | 'turn_setup_failed';
+
+export type ErrorCategory =
+  | 'authentication'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'context_overflow'
+  | 'max_turns'
+  | 'max_budget'
+  | 'permission'
+  | 'tool'
+  | 'interrupted'
+  | 'invalid_request'
+  | 'server_error'
+  | 'connection'
+  | 'timeout'
+  | 'internal'
+  | 'startup';
+
+export interface TurnError {
+  category: ErrorCategory;
+  retryable: boolean;
+  status: number | null;
+  resetsAt?: string;
+  message: string;
+}
+
+export interface TurnUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+  ephemeral_1h_input_tokens: number;
+  ephemeral_5m_input_tokens: number;
+  web_search_requests: number;
+  web_fetch_requests: number;
+  service_tier: string;
+}
+
+export interface ModelUsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  webSearchRequests: number;
+  costUSD: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+  costBasis: string;
+}
+
+export interface PermissionDenialInfo {
+  toolName: string;
+  toolUseId: string;
+  input: Record<string, unknown>;
+}
+
+export interface TurnResult {
+  kind: 'success' | 'error_during_execution' | 'error_max_turns' | 'error_max_budget_usd' | 'error_max_structured_output_retries';
+  isError: boolean;
+  resultText: string;
+  errors: string[];
+  stopReason: string | null;
+  terminalReason: TerminalReason;
+  durationMs: number;
+  durationApiMs: number;
+  numTurns: number;
+  usage: TurnUsage;
+  modelUsage: Record<string, ModelUsageTotals>;
+  totalCostUsd: number;
+  permissionDenials: PermissionDenialInfo[];
+  error?: TurnError;
+  structuredOutput?: unknown;
+  userMessageUuids: string[];
+  resultIndex: number;
+  queuedTurnCount: number;
+}
+
+/** How a tool call's permission was decided, recorded on its result. */
+export interface DecisionMeta {
+  decision: 'accept' | 'reject';
+  /** Claude Code's vocabulary: config | user_temporary | user_permanent | user_reject | hook. */
+  source: string;
+  reasonType?: string;
+  /** agentd: which rule, mode, hook or host decided (e.g. "rule:Read@cliArg", "mode:bypassPermissions"). */
+  decidedBy?: string;
+}
+
+export type ToolOutcomeKind = 'success' | 'error' | 'denied' | 'cancelled';
+
+export interface ProgressInfo {
+  kind: 'output' | 'heartbeat';
+  output?: string;
+  totalBytes?: number;
+  droppedBytes?: number;
+  /** The newest MCP progress numbers of the call, when its server sends them. */
+  progress?: number;
+  total?: number;
+}
+
+/**
+ * Events of a nested loop (a tool that runs an agent loop of its own, such as a subagent) carry
+ * `parentToolUseId`: the tool_use id of the call that started it. The main loop's events have none; on the
+ * wire that is `parent_tool_use_id: null`.
+ */
+export type SessionEvent =
+  | { type: 'turn_started'; userMessageUuids: string[] }
+  | { type: 'state'; state: 'idle' | 'running' | 'requires_action' }
+  | { type: 'user_replay'; uuid: string; content: unknown; isSynthetic: boolean }
+  | { type: 'model_request'; attempt: number }
+  | { type: 'stream'; event: RawStreamEvent; messageId: string; ttftMs?: number; parentToolUseId?: string }
+  | {
+      type: 'assistant_block';
+      uuid: string;
+      meta: AssistantMeta;
+      block: AssistantBlock;
+      aborted?: boolean;
+      error?: string;
+      supersedes?: string[];
+      parentToolUseId?: string;
+    }
+  | {
+      type: 'tool_result';
+      uuid: string;
+      toolUseId: string;
+      toolName: string;
+      block: ToolResultBlock;
+      /** Structured output (tool_use_result): the tool's Output object, or an "Error: …" string. */
+      data: unknown;
+      outcome: ToolOutcomeKind;
+      decision?: DecisionMeta;
+      nonExecutionKind?: string;
+      parentToolUseId?: string;
+    }
+  | { type: 'user_text'; uuid: string; text: string; parentToolUseId?: string }
+  | {
+      type: 'tool_progress';
+      toolUseId: string;
+      toolName: string;
+      elapsedSeconds: number;
+      progress: ProgressInfo;
+      parentToolUseId?: string;
+    }
+  | {
+      type: 'api_retry';
+      attempt: number;
+      maxRetries: number;
+      delayMs: number;
+      status: number | null;
+      error: string;
+    }
+  | { type: 'permission_mode_changed'; mode: PermissionModeName }
+  | {
+      type: 'permission_denied';
+      toolName: string;
+      toolUseId: string;
+      message: string;
+      reasonType?: string;
+      reason?: string;
+    }
+  | { type: 'turn_result'; result: TurnResult }
+  | {
+      /** After every model call: what it cost and the running totals, so a host can stop a run that overspends. */
+      type: 'usage';
+      model: string;
+      call: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; cost_usd: number };
+      turnCostUsd: number;
+      totalCostUsd: number;
+    }
+  | { type: 'hook_started'; hookId: string; hookName: string; hookEvent: string }
+  | {
+      type: 'hook_response';
+      hookId: string;
+      hookName: string;
+      hookEvent: string;
+      outcome: 'success' | 'error' | 'cancelled';
+      output: string;
+      stdout: string;
+      stderr: string;
+      exitCode?: number;
+    }
+  /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] };
+
+/** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
+export interface EventSink {
+  emit(event: SessionEvent): void | Promise<void>;
+}
