@@ -416,7 +416,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   setTimeout(warmUp, 25).unref();
 
   void (async () => {
-    // A required sandbox that cannot start ends the run before stdin is read or anything runs.
     if (await reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat)) return void ((exiting = true), opened.recorder.close(), resolveExit(EXIT.startup));
     try {
       if (printMode) {

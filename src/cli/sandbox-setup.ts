@@ -51,7 +51,10 @@ export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionR
   return { sandbox, gate, ...(autoAllow ? { autoAllow } : {}) };
 }
 
-/** Awaits the gate; when the sandbox is required and cannot run, reports the start-up failure and says so. */
+/**
+ * Awaits the gate; when the sandbox is required and cannot run, reports the start-up failure and says so: the
+ * run then ends before stdin is read or anything runs (app.ts).
+ */
 export async function reportedSandboxFailure(setup: SandboxSetup, stdout: NodeJS.WritableStream, format: CliOptions['outputFormat']): Promise<boolean> {
   const failure = await setup.gate;
   if (failure) startupFailure(stdout, format, failure);
