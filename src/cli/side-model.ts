@@ -14,15 +14,21 @@ export function smallFastModelId(env: Readonly<Record<string, string | undefined
 
 export function createSideModel(model: ModelClient, env: Readonly<Record<string, string | undefined>>, recordUsage: (model: string, usage: Usage) => void): SideModel {
   const id = smallFastModelId(env);
+  const complete: SideModel['complete'] = async (req) => {
+    const stream = await model.open(
+      { model: id, max_tokens: req.maxTokens, system: [{ type: 'text', text: req.system }], messages: [{ role: 'user', content: req.prompt }], ...(req.tools ? { tools: req.tools } : {}) },
+      req.signal,
+    );
+    const acc = new MessageAccumulator();
+    for await (const ev of stream.events) acc.push(ev);
+    recordUsage(acc.model ?? id, acc.usage);
+    return acc.completedBlocks();
+  };
   return {
     model: id,
+    complete,
     async ask(req) {
-      const stream = await model.open({ model: id, max_tokens: req.maxTokens, system: [{ type: 'text', text: req.system }], messages: [{ role: 'user', content: req.prompt }] }, req.signal);
-      const acc = new MessageAccumulator();
-      for await (const ev of stream.events) acc.push(ev);
-      recordUsage(acc.model ?? id, acc.usage);
-      return acc
-        .completedBlocks()
+      return (await complete(req))
         .flatMap((b) => (b.type === 'text' ? [b.text] : []))
         .join('')
         .trim();

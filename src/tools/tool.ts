@@ -6,6 +6,7 @@ import type { ToolResultContent } from '../model/types.js';
 import type { FileStateCache } from './file-state.js';
 import type { ReadOnlySandbox } from './sandbox/types.js';
 import type { CommandSandbox } from './sandbox/runtime.js';
+import type { AssistantBlock, ServerToolDefinition } from '../model/types.js';
 import type { KeptOutputs } from './shell/kept-outputs.js';
 
 /** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
@@ -70,7 +71,17 @@ export interface ToolEnvironment {
 export interface SideModel {
   /** The model id the requests go to (for the tool's output). */
   readonly model: string;
-  ask(req: { system: string; prompt: string; maxTokens: number; signal: AbortSignal }): Promise<string>;
+  /** The answer's text. */
+  ask(req: SideRequest): Promise<string>;
+  /** The whole answer: text blocks with their citations, and the blocks of server tools (web search). */
+  complete(req: SideRequest & { tools?: ServerToolDefinition[] }): Promise<AssistantBlock[]>;
+}
+
+export interface SideRequest {
+  system: string;
+  prompt: string;
+  maxTokens: number;
+  signal: AbortSignal;
 }
 
 /**

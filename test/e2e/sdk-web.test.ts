@@ -46,4 +46,23 @@ describe('WebFetch through the SDK', () => {
     ]);
     expect(run.requests().map((r) => r.model)).not.toContain('claude-haiku-4-5');
   });
+
+  it('WebSearch: one request to the small, fast model with the server web search tool; its answer is the result', async () => {
+    const run = scriptedRun({
+      rules: [
+        { when: { model: 'claude-haiku-4-5', hasTool: 'web_search' }, reply: { content: [{ type: 'text' as const, text: 'Searched: nothing new.' }] } },
+        { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use' as const, id: 'ws', name: 'WebSearch', input: { query: 'agentd news', blocked_domains: ['spam.example'] } }] } },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text' as const, text: 'done' }] } },
+      ],
+    });
+    const msgs = await collect(query({ prompt: 'go', options: run.options() }));
+    expect(toolResults(msgs)).toEqual([
+      ['ws', false, 'Web search results for query: "agentd news"\n\nSearched: nothing new.\n\nREMINDER: You MUST include the sources above in your response to the user using markdown hyperlinks.'],
+    ]);
+    const side = run.requests().find((r) => r.model === 'claude-haiku-4-5');
+    expect({ tools: side?.tools, messages: side?.messages }).toEqual({
+      tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 8, blocked_domains: ['spam.example'] }],
+      messages: [{ role: 'user', content: 'Perform a web search for the query: agentd news' }],
+    });
+  });
 });

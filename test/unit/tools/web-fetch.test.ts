@@ -269,6 +269,7 @@ describe('WebFetch with the small, fast model', () => {
     const asked: Array<{ system: string; prompt: string; maxTokens: number }> = [];
     const side: SideModel = {
       model: 'claude-haiku-4-5',
+      complete: async () => [],
       ask: async ({ system, prompt, maxTokens }) => {
         asked.push({ system, prompt, maxTokens });
         return 'The page greets the world.';
@@ -285,7 +286,7 @@ describe('WebFetch with the small, fast model', () => {
   });
 
   it('a failing side model is a typed tool error', async () => {
-    const side: SideModel = { model: 'm', ask: async () => Promise.reject(new Error('overloaded')) };
+    const side: SideModel = { model: 'm', complete: async () => [], ask: async () => Promise.reject(new Error('overloaded')) };
     const sbSide = { ...sb, ctx: (extra?: Parameters<Sandbox['ctx']>[0]) => ({ ...sb.ctx(extra), env: { ...sb.env, sideModel: side } }) };
     expect(await run(fetchTool(), { url: `${base}/plain`, prompt: 'p' }, sbSide)).toEqual({
       kind: 'error',
