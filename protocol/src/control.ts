@@ -13,6 +13,10 @@ export const InitializeRequest = z.looseObject({
   sdkMcpServers: z.optional(z.nullable(z.array(z.string()))),
   /** `mcpServersDelivery: 'initialize'`: external servers sent here instead of --mcp-config (entries parsed by src/mcp). */
   mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** Per SDK server: `timeout` and per-tool `tools` policies (values of another shape are ignored, not refused). */
+  sdkMcpServerConfigs: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** The host's own handshake results; agentd does the real handshake anyway and says so (`not_honoured`). */
+  sdkMcpServerManifests: z.optional(z.unknown()),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   title: z.optional(z.nullable(z.string())),
@@ -219,6 +223,8 @@ export const InitializeResponse = z.strictObject({
   capabilities: z.optional(z.array(z.string())),
   /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
   mcp_servers_applied: z.optional(z.boolean()),
+  /** For each SDK server the request sent a manifest for: agentd never uses one (it does the real handshake). */
+  sdk_mcp_manifests_parked: z.optional(z.record(z.string(), z.literal('not_honoured'))),
   agentd_version: z.string(),
 });
 export type InitializeResponse = z.infer<typeof InitializeResponse>;

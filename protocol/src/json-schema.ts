@@ -32,6 +32,7 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   ResultErrorFrame: 'outbound',
   SystemInitFrame: 'outbound',
   SystemStatusFrame: 'outbound',
+  SystemCompactBoundaryFrame: 'outbound',
   SystemApiRetryFrame: 'outbound',
   SystemSessionStateChangedFrame: 'outbound',
   SystemProtocolErrorFrame: 'outbound',

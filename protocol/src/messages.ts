@@ -292,9 +292,29 @@ export const SystemStatusFrame = z.strictObject({
   subtype: z.literal('status'),
   status: z.nullable(z.enum(['compacting', 'requesting'])),
   permissionMode: z.optional(PermissionMode),
+  /** After a compaction (status back to null): how it went, and why it failed. */
+  compact_result: z.optional(z.enum(['success', 'failed'])),
+  compact_error: z.optional(z.string()),
   ...Ids,
 });
 export type SystemStatusFrame = z.infer<typeof SystemStatusFrame>;
+
+/** The thread was compacted: what the model sees next starts from a summary (Claude Code's frame). */
+export const SystemCompactBoundaryFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('compact_boundary'),
+  compact_metadata: z.strictObject({
+    trigger: z.enum(['manual', 'auto']),
+    pre_tokens: z.number(),
+    post_tokens: z.optional(z.number()),
+    cumulative_dropped_tokens: z.optional(z.number()),
+    duration_ms: z.optional(z.number()),
+  }),
+  /** The last message before the boundary (the transcript's logicalParentUuid). */
+  logical_parent_uuid: z.optional(z.string()),
+  ...Ids,
+});
+export type SystemCompactBoundaryFrame = z.infer<typeof SystemCompactBoundaryFrame>;
 
 export const SystemApiRetryFrame = z.strictObject({
   type: z.literal('system'),

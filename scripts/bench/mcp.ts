@@ -97,6 +97,13 @@ export const sdkMcpRoundTrip: Benchmark = {
 
 const SERVERS = 10;
 
+/** ms from spawning `count` fixture servers together to the last one's tools/list answer. */
+async function timeHandshakes(fixture: string, count: number): Promise<number> {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: count }, () => timeHandshake(fixture)));
+  return performance.now() - t0;
+}
+
 /** ms from spawning one fixture server to its tools/list answer (initialize, initialized, tools/list written at once). */
 function timeHandshake(fixture: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -123,7 +130,7 @@ function timeHandshake(fixture: string): Promise<number> {
 
 export const mcpStdio10: Benchmark = {
   name: 'mcp-stdio-10',
-  description: `${SERVERS} stdio MCP servers (test/fixtures/mcp-stdio-server.mjs, a Node process each) in --mcp-config --strict-mcp-config: spawn → initialize answered (servers start in the background), spawn → first result of a short turn (it waits for the servers), and the daemon's RSS per connected server (RSS after the first result with ${SERVERS} servers minus without, ÷ ${SERVERS}). One server's own handshake (spawn → tools/list answered) is timed alone for the target.`,
+  description: `${SERVERS} stdio MCP servers (test/fixtures/mcp-stdio-server.mjs, a Node process each) in --mcp-config --strict-mcp-config: spawn → initialize answered (servers start in the background), spawn → first result of a short turn (it waits for the servers), and the daemon's RSS per connected server (RSS after the first result with ${SERVERS} servers minus without, ÷ ${SERVERS}). The servers' own handshakes (spawn → tools/list answered) are timed without a client, one alone and ${SERVERS} started together; the slowest of those together + 20 ms is the first result's target.`,
   async run(ctx) {
     const n = ctx.quick ? 3 : 8;
     const fixture = join(ctx.root, 'test/fixtures/mcp-stdio-server.mjs');
@@ -135,6 +142,11 @@ export const mcpStdio10: Benchmark = {
       if (i > 0) alone.push(t);
     }
     const handshake = summarize(alone);
+    // The servers' own cost when they start together, as they do under any client: on a machine with fewer cores
+    // than servers, their start-up (Node + the MCP SDK, ~all CPU) is shared, so the slowest handshake is this.
+    // Timed right before each client run (interleaved), so both see the same machine.
+    const together: number[] = [];
+    const slowestMedian = (): number => (together.length ? summarize(together).median : handshake.median);
     const rows: Row[] = [
       { bench: 'mcp-stdio-10', metric: 'one server alone: spawn → tools/list answered', subject: 'node mcp-stdio-server.mjs', unit: 'ms', n: handshake.n, nLabel: 'runs', median: handshake.median, p90: handshake.p90 },
     ];
@@ -145,8 +157,8 @@ export const mcpStdio10: Benchmark = {
       metric: `spawn → first result (${SERVERS} servers)`,
       subject: s.label,
       unit: 'ms',
-      ...agentdTarget(s, '<=', Math.round(handshake.median + 20)),
-      note: 'target: one server\'s own handshake + 20 ms',
+      ...agentdTarget(s, '<=', Math.round(slowestMedian() + 20)),
+      note: `target: the slowest server's own handshake (${SERVERS} started together, no client) + 20 ms`,
     });
     const rssBase = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({ bench: 'mcp-stdio-10', metric: 'RSS per connected server', subject: s.label, unit: 'MiB', ...agentdTarget(s, '<=', 1) });
     await ctx.withLoopback(SHORT_REPLY, async (server) => {
@@ -171,6 +183,8 @@ export const mcpStdio10: Benchmark = {
             const times: number[] = [];
             for (let i = 0; i <= n; i++) {
               for (const withServers of [true, false]) {
+                const baseline = withServers ? await timeHandshakes(fixture, SERVERS) : 0;
+                if (withServers && i > 0) together.push(baseline);
                 await using(launch(withServers ? args : ['--strict-mcp-config']), async (p) => {
                   const init = initialize(p);
                   p.send(userFrame('Say ok.'));
@@ -192,6 +206,19 @@ export const mcpStdio10: Benchmark = {
         }
       }
     });
+    if (together.length) {
+      const st = summarize(together);
+      rows.splice(1, 0, {
+        bench: 'mcp-stdio-10',
+        metric: `${SERVERS} servers started together, no client: spawn → the last tools/list answered`,
+        subject: 'node mcp-stdio-server.mjs',
+        unit: 'ms',
+        n: st.n,
+        nLabel: 'runs',
+        median: st.median,
+        p90: st.p90,
+      });
+    }
     return rows;
   },
 };

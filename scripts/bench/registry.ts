@@ -1,4 +1,5 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
+import { compaction150k } from './compaction.js';
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
@@ -29,5 +30,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   interruptLatency,
   sdkMcpRoundTrip,
   mcpStdio10,
+  compaction150k,
   native,
 ];

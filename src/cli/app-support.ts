@@ -8,8 +8,12 @@ import { ScenarioEngine } from '../model/scripted/engine.js';
 import { ScriptedModelClient } from '../model/scripted/client.js';
 import { loadScenario } from '../model/scripted/load.js';
 import type { ModelClient, UserBlock } from '../model/types.js';
-import type { QueuedInput } from '../session/config.js';
+import type { LocalCommand, QueuedInput } from '../session/config.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
+import type { CompactHooks } from '../compaction/compact.js';
+import { parseCompactionEnv } from '../compaction/policy.js';
+import type { LoopCompaction } from '../session/loop-compaction.js';
+import { priceFor } from '../session/pricing.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
 import { AGENTD_VERSION } from '../version.js';
@@ -62,13 +66,23 @@ export function systemPromptFrom(opts: CliOptions): SystemPromptSpec {
 }
 
 export function toQueued(frame: InboundUserFrame): QueuedInput {
+  // Inbound blocks were validated for their `type`; the model receives them as the host sent them.
+  const content = frame.message.content as string | UserBlock[];
+  const local = frame.shouldQuery === false ? undefined : localCommand(content);
   return {
     uuid: frame.uuid ?? newUuid(),
-    // Inbound blocks were validated for their `type`; the model receives them as the host sent them.
-    content: frame.message.content as string | UserBlock[],
+    content,
     shouldQuery: frame.shouldQuery !== false,
     isSynthetic: frame.isSynthetic === true,
+    ...(local ? { local } : {}),
   };
+}
+
+/** `/compact [instructions]` as the whole prompt (a string, or one text block): run by the session, not sent. */
+function localCommand(content: string | UserBlock[]): LocalCommand | undefined {
+  const only = typeof content === 'string' ? content : content.length === 1 && content[0]?.type === 'text' && 'text' in content[0] ? String(content[0].text) : undefined;
+  const m = only === undefined ? null : /^\/compact(?:\s+([\s\S]*))?$/.exec(only.trim());
+  return m ? { kind: 'compact', instructions: m[1]?.trim() || undefined } : undefined;
 }
 
 export function printText(r: OutboundFrame): string {
@@ -81,4 +95,9 @@ export async function readAll(stream: Readable): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
   return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/** The session's compaction: Claude Code's environment switches, the model's window, PreCompact/PostCompact. */
+export function sessionCompaction(env: Readonly<Record<string, string | undefined>>, hooks: CompactHooks, transcriptPath: () => string | undefined): LoopCompaction {
+  return { settings: parseCompactionEnv(env), contextWindow: (model) => priceFor(model).price.contextWindow, transcriptPath, hooks };
 }

@@ -43,7 +43,7 @@ import { createStructuredOutputTool } from '../tools/builtin/structured-output.j
 import { setUpTools } from './app-tools.js';
 import { reportedSandboxFailure, setUpCommandSandbox } from './sandbox-setup.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
@@ -222,6 +222,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     rules,
     getMode: () => settings.permissionMode,
     mcpModeOverride: (server) => mcp.modeOverride(server),
+    mcpToolPolicy: (server, toolName) => mcp.toolPolicy(server, toolName),
     analyzer: shellAnalyzer,
     readOnlySandbox,
     ...(sandboxSetup.autoAllow ? { sandboxAutoAllow: sandboxSetup.autoAllow } : {}),
@@ -259,13 +260,16 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     },
     logger,
   });
+  const mcpStarted = toolsReady.then(() => (mcpSetup.start(), mcpSetup.attachHost()));
+  const turnHooks = createTurnHooks(hookRunner, hookCtx);
   const session: Session = new Session(
     {
       model,
       sink: projector,
       tools,
       hooks: createToolHooks(hookRunner, hookCtx),
-      turnHooks: createTurnHooks(hookRunner, hookCtx),
+      turnHooks,
+      compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
       toolEnv,
       recorder: opened.recorder,
@@ -278,12 +282,9 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
-      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT.
-      ready: toolsReady.then(() => {
-        mcpSetup.start();
-        mcpSetup.attachHost();
-        return mcp.settled(mcpSetup.timeoutMs);
-      }),
+      // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
+      // so the SDK servers initialize declared (after start-up) are waited for too.
+      ready: () => mcpStarted.then(() => mcp.settled(mcpSetup.timeoutMs)),
     },
     {
       sessionId,
@@ -317,7 +318,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
       ),
     );
-    const mcpApplied = mcpSetup.fromInitialize(req);
+    const mcpFields = mcpSetup.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -327,7 +328,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return (mcpApplied ? { ...reply, mcp_servers_applied: true } : reply) as unknown as Record<string, unknown>;
+    return { ...reply, ...mcpFields } as unknown as Record<string, unknown>;
   };
 
   const router = new Router({

@@ -38,8 +38,43 @@ export interface McpSetup {
   attachHost(): void;
   /** `mcp_set_servers`: entries parsed as `dynamic` servers (`{type:'sdk'}` ones as the host's). */
   setServers(servers: Record<string, unknown>): ReturnType<McpHub['setServers']>;
-  /** initialize's `sdkMcpServers` and `mcpServers`; returns whether `mcpServers` was given (`mcp_servers_applied`). */
-  fromInitialize(req: InitializeRequest): boolean;
+  /**
+   * initialize's `sdkMcpServers` (with `sdkMcpServerConfigs`) and `mcpServers`; returns the reply's MCP fields:
+   * `mcp_servers_applied` when `mcpServers` was given, `sdk_mcp_manifests_parked` when manifests were.
+   */
+  fromInitialize(req: InitializeRequest): InitializeMcpFields;
+}
+
+export interface InitializeMcpFields {
+  mcp_servers_applied?: true;
+  sdk_mcp_manifests_parked?: Record<string, 'not_honoured'>;
+}
+
+/**
+ * An SDK server named in initialize, with its `sdkMcpServerConfigs` entry: `timeout` (a number, else ignored)
+ * and `tools` (per-tool policies, read leniently by the hub). Other settings there are not agentd's to apply.
+ */
+export function sdkServerSpec(name: string, settings: unknown): McpServerSpec {
+  const s = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? new Map(Object.entries(settings)) : new Map<string, unknown>();
+  const timeout = s.get('timeout');
+  const tools = s.get('tools');
+  return {
+    kind: 'sdk',
+    name,
+    source: 'sdk',
+    config: { type: 'sdk', name, ...(typeof timeout === 'number' ? { timeout } : {}), ...(tools !== undefined ? { tools } : {}) },
+  };
+}
+
+/**
+ * As the SDK documents `sdk_mcp_manifests_parked`: one answer per SDK server the request sent a manifest for.
+ * agentd always does the real handshake over `mcp_message` (a manifest is never trusted alone): `not_honoured`.
+ */
+function manifestsParked(req: InitializeRequest): Record<string, 'not_honoured'> | undefined {
+  const m = req.sdkMcpServerManifests;
+  if (typeof m !== 'object' || m === null || Array.isArray(m) || !req.sdkMcpServers?.length) return undefined;
+  const named = req.sdkMcpServers.filter((n) => Object.hasOwn(m, n));
+  return named.length ? Object.fromEntries(named.map((n) => [n, 'not_honoured' as const])) : undefined;
 }
 
 export function setupMcp(d: {
@@ -98,7 +133,8 @@ export function setupMcp(d: {
       return hub.setServers(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
     },
     fromInitialize: (req) => {
-      hub.add((req.sdkMcpServers ?? []).map((name) => ({ kind: 'sdk' as const, name, source: 'sdk' as const, config: { type: 'sdk' as const, name } })));
+      const configs = req.sdkMcpServerConfigs ?? {};
+      hub.add((req.sdkMcpServers ?? []).map((name) => sdkServerSpec(name, Object.hasOwn(configs, name) ? configs[name] : undefined)));
       const servers = req.mcpServers ?? undefined;
       if (servers) hub.add(Object.entries(servers).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', d.io.env)));
       // After the reply is written: the host must be able to answer our mcp_message requests, and spawning
@@ -110,7 +146,8 @@ export function setupMcp(d: {
           setup.attachHost();
         }),
       );
-      return servers !== undefined;
+      const parked = manifestsParked(req);
+      return { ...(servers !== undefined ? { mcp_servers_applied: true as const } : {}), ...(parked ? { sdk_mcp_manifests_parked: parked } : {}) };
     },
   };
   return setup;

@@ -264,6 +264,24 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'compact_status':
+        return this.out.write(
+          ev.status === 'compacting'
+            ? { type: 'system', subtype: 'status', status: 'compacting', uuid: this.o.newUuid(), session_id: sid }
+            : { type: 'system', subtype: 'status', status: null, compact_result: ev.result, ...(ev.error !== undefined ? { compact_error: ev.error } : {}), uuid: this.o.newUuid(), session_id: sid },
+        );
+      case 'compact_boundary':
+        return this.out.write({
+          type: 'system',
+          subtype: 'compact_boundary',
+          compact_metadata: { trigger: ev.trigger, pre_tokens: ev.preTokens, post_tokens: ev.postTokens, cumulative_dropped_tokens: ev.droppedTokens, duration_ms: ev.durationMs },
+          ...(ev.logicalParentUuid !== undefined ? { logical_parent_uuid: ev.logicalParentUuid } : {}),
+          uuid: ev.uuid,
+          session_id: sid,
+        });
+      case 'compact_summary':
+        // Claude Code sends the summary the thread continues from as a synthetic user message.
+        return this.out.write({ type: 'user', message: { role: 'user', content: ev.text }, parent_tool_use_id: null, uuid: ev.uuid, session_id: sid, timestamp: this.ts(), isSynthetic: true });
       default:
         // A new SessionEvent variant must get a case here (test/types/projector-exhaustive.ts proves tsc says so).
         return assertNever(ev, 'session event');

@@ -179,6 +179,20 @@ export function createTurnHooks(runner: HookRunner, ctx: HookContext): TurnHooks
       }
       return {};
     },
+    async preCompact(trigger, customInstructions, signal) {
+      if (!runner.has('PreCompact')) return {};
+      const runs = await runner.run('PreCompact', trigger, { ...base(ctx, 'PreCompact'), trigger, custom_instructions: customInstructions ?? null }, signal);
+      for (const r of runs) {
+        if (!r.ok) continue;
+        if (r.blocking !== undefined) return { block: r.blocking };
+        if (r.output.decision === 'block') return { block: r.output.reason ?? `blocked by ${r.name}` };
+      }
+      return {};
+    },
+    async postCompact(trigger, summary, signal) {
+      if (!runner.has('PostCompact')) return;
+      await runner.run('PostCompact', trigger, { ...base(ctx, 'PostCompact'), trigger, compact_summary: summary }, signal);
+    },
     async sessionStart(source, signal) {
       if (!runner.has('SessionStart')) return { additionalContext: [] };
       const runs = await runner.run('SessionStart', source, { ...base(ctx, 'SessionStart'), source }, signal);

@@ -3,6 +3,10 @@
 export interface TurnHooks {
   userPromptSubmit(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext: string[]; stop?: string }>;
   stop(input: { stopHookActive: boolean; lastAssistantMessage: string }, signal: AbortSignal): Promise<{ continueWith?: string }>;
+  /** PreCompact: may block the compaction (exit code 2 or decision "block"). */
+  preCompact(trigger: 'manual' | 'auto', customInstructions: string | undefined, signal: AbortSignal): Promise<{ block?: string }>;
+  /** PostCompact: told the summary; cannot change it. */
+  postCompact(trigger: 'manual' | 'auto', summary: string, signal: AbortSignal): Promise<void>;
   /** SessionStart, run before the first turn; its context is added to the first prompt. */
   sessionStart(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ additionalContext: string[] }>;
 }
@@ -10,5 +14,7 @@ export interface TurnHooks {
 export const noTurnHooks: TurnHooks = {
   userPromptSubmit: async () => ({ additionalContext: [] }),
   stop: async () => ({}),
+  preCompact: async () => ({}),
+  postCompact: async () => undefined,
   sessionStart: async () => ({ additionalContext: [] }),
 };

@@ -6,7 +6,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ElicitRequestSchema, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ErrorCode, McpError, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec } from './config.js';
 import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.js';
@@ -21,6 +21,11 @@ export interface ConnectDeps {
   port: McpMessagePort | undefined;
   trackProcessGroup(pgid: number): () => void;
   killGroup(pgid: number): Promise<void>;
+  /**
+   * The fetch remote (Streamable HTTP and SSE) servers are reached with: the one place a proxy-aware fetch is
+   * plugged in. Default: the global fetch.
+   */
+  fetch?: typeof fetch;
   /** Bounds the handshake (initialize + tools/list). */
   connectTimeoutMs: number;
   /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
@@ -84,11 +89,18 @@ export class McpNeedsAuthError extends Error {
 }
 
 /**
- * A remote server that is gone: its Streamable HTTP session is unknown to it (404: it restarted) or it cannot be
- * reached at all. The MCP SDK never closes a remote transport on its own, so this is where a drop is seen.
+ * A remote server that is gone: its session is unknown to it (404: it restarted), it cannot be reached at all,
+ * or (SSE) its event stream was lost. The MCP SDK never closes a remote transport on its own, so this is where a
+ * drop is seen.
  */
-function remoteDropped(e: unknown): string | undefined {
+function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
   if (e instanceof StreamableHTTPError && e.code === 404) return `the server no longer knows the session (${e.message})`;
+  if (type === 'sse') {
+    // The event stream carries every answer: once it is lost, answers to requests in flight are lost with it,
+    // and the EventSource's own reconnect would open a session the server never saw initialised. Redialled.
+    if (e instanceof SseError) return `the event stream was lost (${e.message || `code ${String(e.code)}`})`;
+    if (e instanceof Error && e.message.startsWith('Error POSTing to endpoint (HTTP 404)')) return `the server no longer knows the session (${e.message})`;
+  }
   if (e instanceof TypeError && e.message === 'fetch failed') {
     const cause = e.cause instanceof Error ? e.cause.message : '';
     return `the server cannot be reached${cause ? ` (${cause})` : ''}`;
@@ -117,7 +129,8 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
     case 'remote': {
       const url = new URL(spec.config.url);
       const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
-      return spec.config.type === 'sse' ? new SSEClientTransport(url, { requestInit }) : new StreamableHTTPClientTransport(url, { requestInit });
+      const opts = { requestInit, ...(d.fetch ? { fetch: d.fetch } : {}) };
+      return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }
     case 'sdk':
     {
@@ -197,7 +210,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
   let lastError: string | undefined;
   client.onerror = (e) => {
     lastError = e.message;
-    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e) : undefined;
+    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e, spec.config.type) : undefined;
     if (dropped === undefined) return;
     // Reported once, as a closed connection: the hub redials it. This connection is finished; it is closed on the
     // next turn of the event loop so the failing call gets its own error rather than "Connection closed".
@@ -222,7 +235,17 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
           source: spec.source,
           timeoutMs: perServer ?? d.toolTimeoutMs,
           maxOutputChars: d.maxOutputChars,
-          call: (params, opts) => client.callTool(params, undefined, opts),
+          call: async (params, opts) => {
+            try {
+              return await client.callTool(params, undefined, opts);
+            } catch (e) {
+              // "Connection closed" alone does not say why: the transport's last error does (e.g. an oversized answer).
+              if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed && lastError && !e.message.includes(lastError)) {
+                throw new Error(`${e.message}: ${lastError}`);
+              }
+              throw e;
+            }
+          },
         }),
       );
     if (client.getServerCapabilities()?.tools?.listChanged && d.onToolsChanged) {

@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod/mini';
 
-const ToolPolicy = z.looseObject({ name: z.string(), permission_policy: z.optional(z.string()) });
+// Per-tool permission policies (`tools: [{name, permission_policy?, org_max_permission?}]`) are read leniently, as
+// the SDK documents: an entry without a string name is dropped, a value that is not a list is absent
+// (toolPolicies below); a malformed list never makes the whole server invalid.
+const ToolPolicies = z.optional(z.unknown());
 const Timeout = z.optional(z.number());
 
 export const StdioServerConfig = z.looseObject({
@@ -17,19 +20,20 @@ export const StdioServerConfig = z.looseObject({
   command: z.string().check(z.minLength(1)),
   args: z.optional(z.array(z.string())),
   env: z.optional(z.record(z.string(), z.string())),
+  tools: ToolPolicies,
   timeout: Timeout,
 });
 export const RemoteServerConfig = z.looseObject({
   type: z.enum(['http', 'sse']),
   url: z.string().check(z.minLength(1)),
   headers: z.optional(z.record(z.string(), z.string())),
-  tools: z.optional(z.array(ToolPolicy)),
+  tools: ToolPolicies,
   timeout: Timeout,
 });
 export const SdkServerConfig = z.looseObject({
   type: z.literal('sdk'),
   name: z.optional(z.string()),
-  tools: z.optional(z.array(ToolPolicy)),
+  tools: ToolPolicies,
   timeout: Timeout,
 });
 
@@ -38,7 +42,40 @@ export type RemoteServerConfig = z.infer<typeof RemoteServerConfig>;
 export type SdkServerConfig = z.infer<typeof SdkServerConfig>;
 
 /** Where a server's definition came from: the `source`/`scope` Claude Code reports. */
-export type McpSource = 'sdk' | 'dynamic' | 'project' | 'user' | 'local';
+export type McpSource = 'sdk' | 'dynamic' | 'project' | 'user' | 'local' | 'plugin';
+
+/** What a host's per-tool policy asks of a call (the strictest of `permission_policy` and `org_max_permission`). */
+export type McpToolPolicy = 'always_allow' | 'always_ask' | 'always_deny';
+
+const STRICTNESS: Record<McpToolPolicy, number> = { always_allow: 0, always_ask: 1, always_deny: 2 };
+
+/**
+ * A server's `tools` policy list, by raw tool name. As the SDK documents: `always_ask` asks the host before each
+ * call even where a rule or the mode would allow it; `always_deny` denies every call; a policy that is none of
+ * the three asks; `always_allow` counts for remote servers only (an SDK server's host grants with allowedTools
+ * or canUseTool). An org ceiling tightens: `blocked` denies, `ask` asks.
+ */
+export function toolPolicies(tools: unknown, kind: 'sdk' | 'remote' | 'stdio'): Map<string, McpToolPolicy> {
+  const out = new Map<string, McpToolPolicy>();
+  if (!Array.isArray(tools)) return out;
+  for (const raw of tools) {
+    if (typeof raw !== 'object' || raw === null) continue;
+    const entry = raw as Record<string, unknown>;
+    const name = entry['name'];
+    if (typeof name !== 'string') continue;
+    const candidates: McpToolPolicy[] = [];
+    const p = entry['permission_policy'];
+    if (p !== undefined) candidates.push(p === 'always_allow' || p === 'always_ask' || p === 'always_deny' ? p : 'always_ask');
+    const org = entry['org_max_permission'];
+    if (org !== undefined) candidates.push(org === 'allow' ? 'always_allow' : org === 'blocked' ? 'always_deny' : 'always_ask');
+    const usable = candidates.filter((c) => c !== 'always_allow' || kind === 'remote');
+    if (usable.length === 0) continue;
+    const strictest = usable.reduce((a, b) => (STRICTNESS[b] > STRICTNESS[a] ? b : a));
+    const before = out.get(name);
+    out.set(name, before !== undefined && STRICTNESS[before] > STRICTNESS[strictest] ? before : strictest);
+  }
+  return out;
+}
 
 export type McpServerSpec =
   | { kind: 'stdio'; name: string; source: McpSource; config: StdioServerConfig; missingEnv?: string[] }
@@ -167,6 +204,11 @@ export interface McpConfigInputs {
   env: Env;
   /** `disabledMcpjsonServers` from the settings files: `.mcp.json` servers that are not started at all. */
   disabledProjectServers?: readonly string[];
+  /**
+   * Servers other parts contribute (plugins' `.mcp.json`): raw entries parsed as any other, after every
+   * configured scope (a configured server of the same name wins); left out under --strict-mcp-config.
+   */
+  extra?: ReadonlyArray<{ name: string; config: unknown; source: McpSource }>;
 }
 
 /**
@@ -200,5 +242,6 @@ export function resolveMcpServers(i: McpConfigInputs): McpServerSpec[] {
       put(Object.entries(serversObject(global, i.globalConfigFile)).map(([n, r]) => parseServerEntry(n, r, 'user', i.env)));
     }
   }
+  if (!i.strict) put((i.extra ?? []).map((x) => parseServerEntry(x.name, x.config, x.source, i.env)));
   return [...byName.values()];
 }

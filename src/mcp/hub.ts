@@ -2,12 +2,14 @@
 // and their shutdown. Connections start in the background and never delay `initialize`; the first model request
 // waits for pending ones up to a budget (`settled`). The MCP SDK itself is loaded only when a server is
 // actually connected (dist/agentd-mcp.js). A stdio server whose process goes away after it connected, or a
-// Streamable HTTP server that forgot its session or cannot be reached, is redialled with backoff (pending
+// remote server that forgot its session, lost its SSE stream or cannot be reached, is redialled with backoff (pending
 // meanwhile), and failed with the reason once the tries are used up.
 import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
-import type { McpServerSpec, McpSource } from './config.js';
+import { type McpServerSpec, type McpSource, type McpToolPolicy, toolPolicies } from './config.js';
 import type { ConnectDeps, ConnectedServer, ResourceAccess, ToolSummary } from './client.js';
+import { mcpToolName } from './names.js';
+import { publicConfig, sameConnection, withPolicies } from './specs.js';
 import type { McpMessagePort } from './port.js';
 
 export type McpServerState = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled';
@@ -84,6 +86,8 @@ export class McpHub {
   private started = false;
   /** set_mcp_permission_mode_override, by server name: kept for a server that connects later (as Claude Code does). */
   private readonly modeOverrides = new Map<string, 'default' | 'auto'>();
+  /** Per-tool policies by full tool name, computed once per server definition. */
+  private readonly policies = new WeakMap<McpServerSpec, Map<string, McpToolPolicy>>();
 
   constructor(private readonly d: McpHubDeps) {}
 
@@ -167,6 +171,21 @@ export class McpHub {
 
   modeOverride(name: string): 'default' | 'auto' | undefined {
     return this.modeOverrides.get(name);
+  }
+
+  /**
+   * The host's per-tool permission policy (`tools[].permission_policy` of the server's config, initialize's
+   * `sdkMcpServerConfigs`, or the latest `mcp_set_servers` entry) for the tool `toolName` of server `server`.
+   */
+  toolPolicy(server: string, toolName: string): McpToolPolicy | undefined {
+    const spec = this.entries.get(server)?.spec;
+    if (!spec || spec.kind === 'invalid') return undefined;
+    let byTool = this.policies.get(spec);
+    if (!byTool) {
+      byTool = new Map([...toolPolicies(spec.config.tools, spec.kind)].map(([raw, p]) => [mcpToolName(spec.name, raw), p]));
+      this.policies.set(spec, byTool);
+    }
+    return byTool.get(toolName);
   }
 
   /** For system/init. */
@@ -270,7 +289,9 @@ export class McpHub {
       const next = wanted.get(name);
       const replaceable = e.managed || e.spec.kind === 'sdk' || next !== undefined;
       if (!replaceable) continue;
-      if (next && JSON.stringify(next) === JSON.stringify(e.spec)) {
+      if (next && sameConnection(next, e.spec)) {
+        // The policies a call names are replaced (an entry without `tools` clears them), the connection kept.
+        e.spec = withPolicies(e.spec, next);
         e.managed = true;
         continue;
       }
@@ -410,22 +431,5 @@ export class McpHub {
     e.state = 'failed';
     e.error = reason;
     this.d.logger.warn({ server: e.spec.name, reason }, 'MCP server failed');
-  }
-}
-
-function publicConfig(spec: McpServerSpec): Record<string, unknown> {
-  switch (spec.kind) {
-    case 'stdio':
-      return { type: 'stdio', command: spec.config.command, args: spec.config.args ?? [] };
-    case 'remote':
-      return { type: spec.config.type, url: spec.config.url };
-    case 'sdk':
-      return { type: 'sdk', name: spec.name };
-    case 'invalid':
-      return {};
-    default: {
-      const never: never = spec;
-      return never;
-    }
   }
 }

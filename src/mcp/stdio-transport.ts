@@ -3,12 +3,59 @@
 // with the environment agentd gives tools (its credentials removed), and with the last lines of its stderr kept
 // as the reason when it fails.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 const STDERR_LINES = 20;
 const STDERR_LINE_CHARS = 500;
+/**
+ * The largest message a stdio server may send (as agentd's own inbound line cap). A larger one closes the
+ * connection with the reason (the calls waiting on it fail naming it; the server is redialled): memory stays
+ * bounded, and the answer's text would be cut to MAX_MCP_OUTPUT_TOKENS anyway.
+ */
+export const MAX_STDIO_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Newline-delimited messages from a byte stream in linear time: a chunk is searched once, and a message's
+ * pieces are joined once (the MCP SDK's ReadBuffer re-copies its whole buffer per chunk, quadratic in a large
+ * message, and throws out of the stream's `data` handler when over its cap).
+ */
+export class LineBuffer {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The complete lines in `chunk` (with what came before them); throws when a line would exceed the cap. */
+  push(chunk: Buffer): Buffer[] {
+    const lines: Buffer[] = [];
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, nl);
+      const line = this.parts.length ? Buffer.concat([...this.parts, piece], this.size + piece.length) : piece;
+      this.parts = [];
+      this.size = 0;
+      if (line.length > this.maxBytes) throw new Error(`the server sent a message of ${line.length} bytes, over the ${this.maxBytes}-byte limit`);
+      lines.push(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      this.size += chunk.length - start;
+      if (this.size > this.maxBytes) {
+        this.clear();
+        throw new Error(`the server sent a message over the ${this.maxBytes}-byte limit`);
+      }
+      this.parts.push(chunk.subarray(start));
+    }
+    return lines;
+  }
+
+  clear(): void {
+    this.parts = [];
+    this.size = 0;
+  }
+}
 
 export interface StdioTransportOptions {
   command: string;
@@ -27,7 +74,7 @@ export class GroupStdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer = new LineBuffer(MAX_STDIO_MESSAGE_BYTES);
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
   private untrack: (() => void) | undefined;
@@ -89,17 +136,26 @@ export class GroupStdioTransport implements Transport {
         this.finish();
       });
       child.stdout?.on('data', (chunk: Buffer) => {
-        this.buffer.append(chunk);
-        for (;;) {
-          let message: JSONRPCMessage | null;
+        if (this.closed) return;
+        let lines: Buffer[];
+        try {
+          lines = this.buffer.push(chunk);
+        } catch (e) {
+          // Over the size cap: this connection is finished (the reason reaches the calls through onerror).
+          this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+          void this.close();
+          return;
+        }
+        for (const raw of lines) {
+          const line = raw.toString('utf8').replace(/\r$/, '');
+          let message: JSONRPCMessage;
           try {
-            message = this.buffer.readMessage();
+            message = deserializeMessage(line);
           } catch (e) {
             // A line that is not JSON-RPC (a server printing to stdout): reported, and the stream goes on.
             this.onerror?.(e instanceof Error ? e : new Error(String(e)));
             continue;
           }
-          if (message === null) break;
           this.onmessage?.(message);
         }
       });

@@ -51,6 +51,12 @@ export interface PermissionLayerDeps {
    * bypassPermissions (agentd's `auto` has no classifier and asks as `default` does). Tighten-only.
    */
   mcpModeOverride?: (server: string) => 'default' | 'auto' | undefined;
+  /**
+   * The host's per-tool policy for an MCP tool (`tools[].permission_policy`): `always_deny` denies every call,
+   * `always_ask` asks the host even where a rule, a hook or the mode would allow (and denies under dontAsk),
+   * `always_allow` allows what would otherwise ask. Deny rules still win over `always_allow`.
+   */
+  mcpToolPolicy?: (server: string, toolName: string) => 'always_allow' | 'always_ask' | 'always_deny' | undefined;
   updates: UpdateTarget;
   logger: Logger;
   /** The read-only sandbox: under AGENTD_READONLY_SANDBOX=required without one, read-only commands ask. */
@@ -93,6 +99,10 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
     const sessionMode = deps.getMode();
     const override = req.tool.mcpServer ? deps.mcpModeOverride?.(req.tool.mcpServer.name) : undefined;
     const mode = override !== undefined && sessionMode === 'bypassPermissions' ? 'default' : sessionMode;
+    const policy = req.tool.mcpServer ? deps.mcpToolPolicy?.(req.tool.mcpServer.name, req.tool.name) : undefined;
+    if (policy === 'always_deny') {
+      return deny(`${req.tool.name} was denied: the host's permission policy for this MCP tool is always_deny.`, 'mcpPolicy:always_deny', 'rule', true);
+    }
     let d: Decision;
     try {
       const sandbox = deps.readOnlySandbox;
@@ -114,6 +124,11 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');
       return deny(`Permission check failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);
     }
+    if (d.behavior === 'allow' && policy === 'always_ask') {
+      const reason = `the host's permission policy for this MCP tool is always_ask (it would otherwise be allowed by ${d.decidedBy})`;
+      d = { behavior: 'ask', decidedBy: 'mcpPolicy:always_ask', reasonType: 'rule', reason, suggestions: [], howToAllow: 'answer the permission prompt (the policy asks every time)' };
+    }
+    if (d.behavior === 'ask' && policy === 'always_allow') d = { behavior: 'allow', decidedBy: 'mcpPolicy:always_allow', reasonType: 'rule', approval: { by: 'rule' } };
     if (d.behavior === 'allow') return allowVerdict(d);
     if (d.behavior === 'deny') return deny(d.message, d.decidedBy, d.reasonType, d.reasonType !== 'hook', d.reasonType === 'hook' ? 'hook' : 'config');
 

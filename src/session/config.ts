@@ -47,10 +47,16 @@ export interface QueuedInput {
   /** false: append to the conversation without starting a turn. */
   shouldQuery: boolean;
   isSynthetic: boolean;
+  /** A command the session runs itself instead of sending `content` to the model (a slash command). */
+  local?: LocalCommand;
 }
+
+/** Commands answered by the session, in turn order (so one that arrives during a turn waits for it). */
+export type LocalCommand = { kind: 'compact'; instructions: string | undefined };
 
 export { type TurnHooks, noTurnHooks } from '../hooks/turn-hooks.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
+import type { LoopCompaction } from './loop-compaction.js';
 export { type RecordedEvent, type TranscriptRecorder, nullRecorder } from '../thread/recorder.js';
 
 export interface SessionDeps {
@@ -71,8 +77,13 @@ export interface SessionDeps {
   progress: ProgressOptions;
   /** Shared tool context (cwd may be changed by tools). */
   initialShared: SharedToolContext;
+  /** Automatic compaction, /compact and prompt-too-long recovery; absent: the thread is never compacted. */
+  compaction?: LoopCompaction;
   /** Opens a nested loop's sidechain transcript (absent: nested loops are not recorded). */
   sidechainRecorder?: (agentId: string) => SidechainRecorder;
-  /** Resolves when everything a turn needs is loaded (the tools load after start-up). */
-  ready?: Promise<void>;
+  /**
+   * Called when the first turn starts; resolves when everything it needs is loaded (the tools load after
+   * start-up; MCP servers declared by then are waited for, within their budget).
+   */
+  ready?: () => Promise<void>;
 }

@@ -4,7 +4,7 @@
 // tool that runs an agent of its own (a subagent) is another, with its own thread and toolset.
 import type { AnyTool } from '../tools/tool.js';
 import type { AssistantBlock, ModelRequest, SystemBlock, ThinkingConfig, ToolDefinition } from '../model/types.js';
-import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
+import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult, TurnUsage } from '../thread/events.js';
 import { isRecorded } from '../thread/recorder.js';
 import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
@@ -12,6 +12,7 @@ import { reasonOf } from '../util/abort.js';
 import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
 import { apiErrorText, assistantErrorName, errorCategoryOf } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
+import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
 import { type UsageLedger, emptyTurnUsage } from './usage.js';
 
 /** The tools a loop offers the model and runs (the session's registry, or a subagent's restricted set). */
@@ -59,6 +60,8 @@ export interface AgentLoopParams {
   userMessageUuids: string[];
   resultIndex: number;
   queuedCount: () => number;
+  /** Automatic compaction and prompt-too-long recovery; without it the loop never compacts. */
+  compaction?: LoopCompaction;
 }
 
 const MARKER_STREAM = '[Request interrupted by user]';
@@ -155,6 +158,24 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
 
   let stopHookActive = false;
   let structuredRetries = 0;
+  let autoCompactFailed = false;
+  let overflowCompacted = false;
+  const compact = (c: LoopCompaction, trigger: 'auto', preTokens: number) =>
+    runCompaction(c, {
+      services: deps,
+      thread,
+      model: settings.model,
+      system: p.system(settings.model),
+      tools: p.tools.definitions(),
+      trigger,
+      customInstructions: undefined,
+      preTokens,
+      emit: p.sink,
+      onUsage: (model, usage) => {
+        p.ledger.record(model, usage, t.usage);
+      },
+      signal,
+    });
   const structuredExhausted = (): TurnResult =>
     fail('error_max_structured_output_retries', 'structured_output_retry_exhausted', {
       category: 'invalid_request',
@@ -174,7 +195,16 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
         message: `Reached the maximum budget ($${settings.maxBudgetUsd}); spent $${p.ledger.totalCostUsd.toFixed(6)}.`,
       });
     }
+    if (p.compaction && !autoCompactFailed) {
+      const tokens = threadTokens(thread, p.system(settings.model), p.tools.definitions());
+      if (needsAutoCompact(p.compaction, settings.model, tokens)) {
+        const r = await compact(p.compaction, 'auto', tokens);
+        if (r.kind === 'failed') autoCompactFailed = true;
+        if (signal.aborted) return fail('error_during_execution', 'aborted_streaming', { category: 'interrupted', retryable: true, status: null, message: 'Interrupted by the user.' });
+      }
+    }
     t.numTurns++;
+    const usageBefore = roundTokens(t.usage);
     const round: RoundOutcome = await runModelRound({
       deps,
       tools: p.tools,
@@ -193,6 +223,19 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       shared: p.shared,
     });
 
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled) {
+      // The API refused the prompt as too long: compact once and retry the round; a second refusal is final.
+      overflowCompacted = true;
+      t.numTurns--;
+      const r = await compact(p.compaction, 'auto', threadTokens(thread, p.system(settings.model), p.tools.definitions()));
+      if (r.kind === 'compacted') continue;
+      return fail('error_during_execution', 'prompt_too_long', {
+        category: 'context_overflow',
+        retryable: false,
+        status: round.error.status,
+        message: `The conversation is too long for the model's context window, and compacting it failed: ${r.reason}`,
+      });
+    }
     if (round.kind === 'failed') {
       const e = round.error;
       await emit({
@@ -213,6 +256,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
     }
 
     thread.appendRound(round.blocks, round.records);
+    if (round.kind === 'complete') thread.markCounted(roundTokens(t.usage) - usageBefore, round.records.length ? 1 : 0);
     for (const r of round.records) if (r.denial) t.denials.push(r.denial);
     const interrupted = round.kind === 'aborted' || signal.aborted;
     const hostInterrupt = round.records.some((r) => r.interruptTurn);
@@ -264,6 +308,11 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
     }
     return finish({ kind: 'success', isError: false, terminalReason: 'completed' });
   }
+}
+
+/** Tokens a round's request and answer took, from the turn's running usage (a difference gives one round). */
+function roundTokens(u: TurnUsage): number {
+  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens;
 }
 
 function structuredInput(blocks: readonly AssistantBlock[]): unknown {

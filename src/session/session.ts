@@ -10,6 +10,7 @@ import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { Thread } from '../thread/thread.js';
 import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
+import { runCompactTurn } from './compact-turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
 
 export interface InterruptReceipt {
@@ -147,15 +148,14 @@ export class Session {
       try {
         if (!this.started) {
           this.started = true;
-          await this.deps.ready;
+          await this.deps.ready?.();
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
           for (const ctx of ss.additionalContext) {
             const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;
             this.thread.appendUser(text, { isSynthetic: true });
           }
         }
-        result = await runTurn(
-          {
+        const tc = {
             deps: this.deps,
             settings: this.settings,
             thread: this.thread,
@@ -167,11 +167,9 @@ export class Session {
             betas: this.opts.betas,
             resultIndex: this.resultIndex,
             queuedCount: () => this.queue.size,
-            emit: (ev) => this.emit(ev),
-          },
-          input,
-          controller.signal,
-        );
+            emit: (ev: SessionEvent) => this.emit(ev),
+          };
+        result = input.local?.kind === 'compact' ? await runCompactTurn(tc, input, input.local.instructions, controller.signal) : await runTurn(tc, input, controller.signal);
       } catch (err) {
         // A bug, not a model or tool error (those become results inside runTurn). The turn still ends.
         this.deps.logger.error({ err }, 'turn crashed');

@@ -1,6 +1,6 @@
 // One turn of the main session: the user's message in (UserPromptSubmit hooks first), then the agent loop over
 // the session's thread, exactly one TurnResult out.
-import type { UserBlock } from '../model/types.js';
+import type { SystemBlock, UserBlock } from '../model/types.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
@@ -57,14 +57,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     tools: deps.tools,
     thread,
     settings,
-    system: (model) =>
-      buildSystemBlocks(settings.systemPrompt, {
-        cwd: tc.shared.current.cwd,
-        platform: process.platform,
-        date: new Date(deps.now()).toISOString().slice(0, 10),
-        model,
-        additionalDirectories: tc.shared.current.additionalDirectories,
-      }),
+    system: (model) => systemFor(tc, model),
     stopHook: (i, s) => deps.turnHooks.stop(i, s),
     shared: tc.shared,
     signal,
@@ -72,5 +65,17 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     emitStreamEvents: tc.emitStreamEvents,
     betas: tc.betas,
     userId: `agentd_session_${tc.sessionId}`,
+    ...(deps.compaction ? { compaction: deps.compaction } : {}),
+  });
+}
+
+/** The session's system prompt for a request to `model`. */
+export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): SystemBlock[] {
+  return buildSystemBlocks(tc.settings.systemPrompt, {
+    cwd: tc.shared.current.cwd,
+    platform: process.platform,
+    date: new Date(tc.deps.now()).toISOString().slice(0, 10),
+    model,
+    additionalDirectories: tc.shared.current.additionalDirectories,
   });
 }

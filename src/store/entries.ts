@@ -106,6 +106,32 @@ export function userEntry(
   };
 }
 
+/** Claude Code's compaction boundary: a system entry that starts a new chain (parentUuid null). */
+export function compactBoundaryEntry(
+  ctx: EntryContext,
+  e: { uuid: string; logicalParentUuid: string | null; timestamp: string; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number },
+): object {
+  return {
+    parentUuid: null,
+    logicalParentUuid: e.logicalParentUuid,
+    isSidechain: false,
+    type: 'system',
+    subtype: 'compact_boundary',
+    content: 'Conversation compacted',
+    isMeta: false,
+    timestamp: e.timestamp,
+    uuid: e.uuid,
+    level: 'info',
+    compactMetadata: { trigger: e.trigger, preTokens: e.preTokens, postTokens: e.postTokens, durationMs: e.durationMs },
+    ...tail(ctx),
+  };
+}
+
+/** The summary a compacted chain starts from (Claude Code marks it isCompactSummary). */
+export function compactSummaryEntry(ctx: EntryContext, e: { uuid: string; parentUuid: string | null; timestamp: string; text: string }): object {
+  return { ...userEntry(ctx, { uuid: e.uuid, parentUuid: e.parentUuid, timestamp: e.timestamp, content: e.text }), isCompactSummary: true, isVisibleInTranscriptOnly: true };
+}
+
 export function assistantEntry(
   ctx: EntryContext,
   e: { uuid: string; parentUuid: string | null; timestamp: string; message: ApiAssistantMessage; requestId?: string; error?: string },
@@ -146,6 +172,8 @@ export const UserEntryIn = z.looseObject({
   parentUuid: ParentUuid,
   isMeta: z.optional(z.boolean()),
   isVisibleInTranscriptOnly: z.optional(z.boolean()),
+  /** The summary a compacted chain starts from: marked transcript-only, but it is what the model continues from. */
+  isCompactSummary: z.optional(z.boolean()),
   message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(OpaqueBlock)]) }),
 });
 export type UserEntryIn = z.infer<typeof UserEntryIn>;

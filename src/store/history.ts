@@ -123,7 +123,7 @@ export function rebuildHistory(chain: readonly ChainNode[], opts: { offChainResu
       }
       continue;
     }
-    if (node.entry.isVisibleInTranscriptOnly === true) continue;
+    if (node.entry.isVisibleInTranscriptOnly === true && node.entry.isCompactSummary !== true) continue;
     const content = node.entry.message.content;
     const blocks: UserBlock[] = typeof content === 'string' ? [] : content;
     const hasResults = blocks.some((b) => toolResultId(b) !== undefined);

@@ -9,7 +9,7 @@ import type { UserBlock } from '../model/types.js';
 import type { RecordedEvent, TranscriptRecorder } from '../thread/recorder.js';
 import type { ModelUsageTotals } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
-import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, userEntry } from './entries.js';
+import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, compactBoundaryEntry, compactSummaryEntry, userEntry } from './entries.js';
 
 export interface TranscriptWriterOptions {
   path: string;
@@ -151,6 +151,16 @@ export class TranscriptWriter implements ClosableRecorder {
           ...(ev.error !== undefined ? { error: ev.error } : {}),
         });
         if (this.appendChained(entry, ev.uuid, parentUuid) && ev.block.type === 'tool_use') this.toolUseEntries.set(ev.block.id, ev.uuid);
+        return;
+      }
+      case 'compact_boundary': {
+        const entry = compactBoundaryEntry(ctx, { uuid: ev.uuid, logicalParentUuid: this.last, timestamp, trigger: ev.trigger, preTokens: ev.preTokens, postTokens: ev.postTokens, durationMs: ev.durationMs });
+        this.appendChained(entry, ev.uuid, null);
+        return;
+      }
+      case 'compact_summary': {
+        const parentUuid = this.last;
+        this.appendChained(compactSummaryEntry(ctx, { uuid: ev.uuid, parentUuid, timestamp, text: ev.text }), ev.uuid, parentUuid);
         return;
       }
       default:

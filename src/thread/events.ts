@@ -203,7 +203,23 @@ export type SessionEvent =
       exitCode?: number;
     }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
-  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] };
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /** A compaction started (status compacting) or ended (status null, with how it went). */
+  | { type: 'compact_status'; status: 'compacting' }
+  | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }
+  /** The thread was replaced by a summary: what the model sees next starts after this boundary. */
+  | {
+      type: 'compact_boundary';
+      uuid: string;
+      trigger: 'manual' | 'auto';
+      preTokens: number;
+      postTokens: number;
+      droppedTokens: number;
+      durationMs: number;
+      logicalParentUuid?: string;
+    }
+  /** The summary the compacted thread starts from, as its first user message. */
+  | { type: 'compact_summary'; uuid: string; text: string };
 
 /** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
 export interface EventSink {

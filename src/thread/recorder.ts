@@ -11,7 +11,10 @@ export interface TranscriptRecorder {
 
 export type RecordedEvent =
   | Extract<SessionEvent, { type: 'assistant_block' | 'tool_result' | 'user_text' }>
-  | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean };
+  | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean }
+  /** A compaction: the boundary starts a new chain (parentUuid null), the summary is its first message. */
+  | { type: 'compact_boundary'; uuid: string; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
+  | { type: 'compact_summary'; uuid: string; text: string };
 
 export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
 

@@ -27,11 +27,19 @@ export class Thread {
   private conv: Conversation;
   private readonly recorder: TranscriptRecorder;
   private readonly newUuid: () => string;
+  private lastUuid: string | null = null;
+  /** What the API counted for the thread up to message `length` (set after each model round). */
+  private counted: { tokens: number; length: number } | undefined;
 
   constructor(opts: ThreadOptions) {
     this.conv = new Conversation(opts.history ?? []);
     this.recorder = opts.recorder;
     this.newUuid = opts.newUuid;
+  }
+
+  private put(ev: RecordedEvent): void {
+    this.lastUuid = ev.uuid;
+    this.recorder.record(ev);
   }
 
   get messages(): readonly ApiMessage[] {
@@ -49,21 +57,21 @@ export class Thread {
 
   /** A user message (a prompt, or one agentd adds: hook context, a reminder): recorded and appended. */
   appendUser(content: string | UserBlock[], meta: { uuid?: string; isSynthetic: boolean }): void {
-    this.recorder.record({ type: 'user_prompt', uuid: meta.uuid ?? this.newUuid(), content, isSynthetic: meta.isSynthetic });
+    this.put({ type: 'user_prompt', uuid: meta.uuid ?? this.newUuid(), content, isSynthetic: meta.isSynthetic });
     this.conv.appendUser(content);
   }
 
   /** A text the loop also reports as a `user_text` event (an interrupt marker): recorded and appended. */
   appendUserText(uuid: string, text: string): Extract<SessionEvent, { type: 'user_text' }> {
     const ev = { type: 'user_text' as const, uuid, text };
-    this.recorder.record(ev);
+    this.put(ev);
     this.conv.appendUser([{ type: 'text', text }]);
     return ev;
   }
 
   /** Records a block the loop reports while its message streams; the conversation takes it in `appendRound`. */
   record(ev: Extract<RecordedEvent, { type: 'assistant_block' | 'tool_result' }>): void {
-    this.recorder.record(ev);
+    this.put(ev);
   }
 
   /**
@@ -78,11 +86,38 @@ export class Thread {
     for (const r of results) {
       for (const ctx of r.additionalContext) {
         const text = `<system-reminder>\n${ctx}\n</system-reminder>`;
-        this.recorder.record({ type: 'user_prompt', uuid: this.newUuid(), content: [{ type: 'text', text }], isSynthetic: true });
+        this.put({ type: 'user_prompt', uuid: this.newUuid(), content: [{ type: 'text', text }], isSynthetic: true });
         content.push({ type: 'text', text });
       }
     }
     this.conv.appendUser(content);
+  }
+
+  /** The API's count for a prefix of the thread: the last round's usage covers all but its `uncountedTail` messages. */
+  markCounted(tokens: number, uncountedTail: number): void {
+    this.counted = { tokens, length: Math.max(0, this.conv.length - uncountedTail) };
+  }
+
+  /** The last count, and the messages added since (to be estimated); undefined when nothing was counted. */
+  get countedPrefix(): { tokens: number; uncounted: readonly ApiMessage[] } | undefined {
+    const c = this.counted;
+    return c && c.length <= this.conv.length ? { tokens: c.tokens, uncounted: this.conv.messages.slice(c.length) } : undefined;
+  }
+
+  /** The uuid of the last conversational entry recorded (a compaction names it as its logical parent). */
+  get lastRecordedUuid(): string | null {
+    return this.lastUuid;
+  }
+
+  /**
+   * A compaction: the conversation becomes the summary alone. Recorded as a boundary that starts a new chain and
+   * the summary as its first user message, so a resume rebuilds exactly this thread.
+   */
+  replaceWithSummary(c: { boundary: Omit<Extract<RecordedEvent, { type: 'compact_boundary' }>, 'type'>; summary: { uuid: string; text: string } }): void {
+    this.put({ type: 'compact_boundary', ...c.boundary });
+    this.put({ type: 'compact_summary', uuid: c.summary.uuid, text: c.summary.text });
+    this.conv = new Conversation([{ role: 'user', content: c.summary.text }]);
+    this.counted = undefined;
   }
 
   flush(): Promise<void> {

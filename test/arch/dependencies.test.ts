@@ -35,7 +35,7 @@ function target(from: string, spec: string): string {
   return relative(ROOT, join(ROOT, from, '..', spec));
 }
 
-const CORE = ['src/session/', 'src/agents/', 'src/executor/', 'src/tools/', 'src/permissions/', 'src/hooks/', 'src/model/', 'src/thread/', 'src/store/'];
+const CORE = ['src/session/', 'src/agents/', 'src/compaction/', 'src/executor/', 'src/tools/', 'src/permissions/', 'src/hooks/', 'src/model/', 'src/thread/', 'src/store/'];
 const ADAPTERS = ['protocol/', 'src/transport/', 'src/control/', 'src/cli/'];
 
 /**
@@ -45,8 +45,9 @@ const ADAPTERS = ['protocol/', 'src/transport/', 'src/control/', 'src/cli/'];
  * agents/ is above the session: the Agent tool runs nested loops.
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  agents: ['session', 'executor', 'tools', 'permissions', 'hooks', 'thread', 'model', 'util', 'log'],
-  session: ['executor', 'tools', 'permissions', 'hooks', 'thread', 'model', 'util', 'log'],
+  agents: ['session', 'compaction', 'executor', 'tools', 'permissions', 'hooks', 'thread', 'model', 'util', 'log'],
+  session: ['compaction', 'executor', 'tools', 'permissions', 'hooks', 'thread', 'model', 'util', 'log'],
+  compaction: ['hooks', 'thread', 'model', 'util', 'log'],
   executor: ['tools', 'permissions', 'hooks', 'thread', 'model', 'util', 'log'],
   mcp: ['tools', 'permissions', 'thread', 'model', 'util', 'log'],
   hooks: ['permissions', 'thread', 'model', 'util', 'log'],

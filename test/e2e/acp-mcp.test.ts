@@ -1,9 +1,9 @@
-// An MCP server the editor hands to the agent in ACP session/new (issue 11, "Done when"): through the current
-// adapter (@agentclientprotocol/claude-agent-acp 0.101.0) it reaches agentd, the model calls its tool and the answer
-// reaches the model.
+// An MCP server the editor hands to the agent in ACP session/new (issue 11, "Done when"): through both adapters
+// (the current @agentclientprotocol/claude-agent-acp 0.101.0 and Zed's @zed-industries/claude-agent-acp 0.23.1)
+// it reaches agentd, the model calls its tool and the answer reaches the model.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { type AcpAgent, acpWorld, currentAcp } from '../support/acp-client.js';
+import { type AcpAdapter, type AcpAgent, ZED_ACP, acpWorld, currentAcp } from '../support/acp-client.js';
 import { ROOT } from '../support/daemon.js';
 
 const FIXTURE = join(ROOT, 'test/fixtures/mcp-stdio-server.mjs');
@@ -12,7 +12,12 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((a) => a.close()));
 });
 
-describe('MCP through claude-agent-acp 0.101.0', () => {
+const ADAPTERS: Array<[string, () => AcpAdapter]> = [
+  ['@agentclientprotocol/claude-agent-acp 0.101.0', currentAcp],
+  ['@zed-industries/claude-agent-acp 0.23.1', () => ZED_ACP],
+];
+
+describe.each(ADAPTERS)('MCP through %s', (_name, adapter) => {
   it('a stdio server from session/new is connected, its tool called, and the answer reaches the model', async () => {
     const world = acpWorld(
       {
@@ -21,7 +26,7 @@ describe('MCP through claude-agent-acp 0.101.0', () => {
           { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'Tool said: {{lastToolResult}}' }] } },
         ],
       },
-      { adapter: currentAcp() },
+      { adapter: adapter() },
     );
     const agent = await world.start();
     running.push(agent);

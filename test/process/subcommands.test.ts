@@ -249,10 +249,13 @@ describe('mcp', () => {
   });
 
   it('serve/login/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
-    for (const sub of [['serve'], ['login', 'x'], ['add-from-claude-desktop']]) {
-      const r = await run(['mcp', ...sub]);
-      expect(r).toEqual({ code: 1, stdout: '', stderr: `'mcp ${sub[0]}' is not available in agentd yet. Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.\n` });
-    }
+    const byHand = 'Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.';
+    const refusals: Array<[string[], string]> = [
+      [['serve'], "'mcp serve' is not available in agentd: it does not run as an MCP server exposing its own tools. Use it as the Claude Code CLI under an Agent SDK or an ACP adapter."],
+      [['login', 'x'], "'mcp login' is not available in agentd: agentd runs no OAuth flow (it has no browser to open): give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>."],
+      [['add-from-claude-desktop'], `'mcp add-from-claude-desktop' is not available in agentd (it is an interactive import of Claude Desktop's servers). ${byHand}`],
+    ];
+    for (const [sub, message] of refusals) expect(await run(['mcp', ...sub])).toEqual({ code: 1, stdout: '', stderr: `${message}\n` });
     expect(await run(['mcp', 'frobnicate'])).toEqual({ code: 2, stdout: '', stderr: "error: unknown command 'frobnicate' (agentd mcp has: add, add-json, remove, list, get)\n" });
     const bare = await run(['mcp']);
     expect([bare.code, bare.stdout.split('\n')[0]]).toEqual([1, 'Usage: agentd mcp [command]']);

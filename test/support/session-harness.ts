@@ -6,7 +6,8 @@ import { ScenarioEngine } from '../../src/model/scripted/engine.js';
 import { ScriptedModelClient } from '../../src/model/scripted/client.js';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import type { ModelClient, ModelRequest } from '../../src/model/types.js';
-import { type SessionSettings, type TranscriptRecorder, type TurnHooks, noTurnHooks, nullRecorder } from '../../src/session/config.js';
+import type { LoopCompaction } from '../../src/session/loop-compaction.js';
+import { type LocalCommand, type SessionSettings, type TranscriptRecorder, type TurnHooks, noTurnHooks, nullRecorder } from '../../src/session/config.js';
 import type { SessionEvent, TurnResult } from '../../src/session/events.js';
 import { DEFAULT_RETRY, type RetryPolicy } from '../../src/session/retry.js';
 import { Session } from '../../src/session/session.js';
@@ -21,6 +22,8 @@ export interface SessionHarness {
   results(): TurnResult[];
   /** Submits a prompt and resolves with its turn result. */
   ask(text: string): Promise<TurnResult>;
+  /** Submits a local command (e.g. /compact) and resolves with its turn result. */
+  command(local: LocalCommand): Promise<TurnResult>;
 }
 
 export function sessionHarness(opts: {
@@ -35,6 +38,7 @@ export function sessionHarness(opts: {
   recorder?: TranscriptRecorder;
   sidechainRecorder?: (agentId: string) => TranscriptRecorder & { close(): void };
   emitStreamEvents?: boolean;
+  compaction?: LoopCompaction;
 }): SessionHarness {
   const events: SessionEvent[] = [];
   const engine = new ScenarioEngine(opts.scenario ?? { rules: [] }, { cwd: '/w' }, { record: true });
@@ -79,6 +83,7 @@ export function sessionHarness(opts: {
       maxToolConcurrency: 10,
       progress: { intervalMs: 100, maxChars: 1000, heartbeatMs: 0 },
       initialShared: { cwd: '/w', additionalDirectories: [] },
+      ...(opts.compaction ? { compaction: opts.compaction } : {}),
     },
     { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], history: [], startSource: 'startup' },
     settings,
@@ -93,6 +98,11 @@ export function sessionHarness(opts: {
       new Promise((resolve) => {
         waiters.push(resolve);
         session.submit({ uuid: `p${++n}`, content: text, shouldQuery: true, isSynthetic: false });
+      }),
+    command: (local) =>
+      new Promise((resolve) => {
+        waiters.push(resolve);
+        session.submit({ uuid: `p${++n}`, content: '/compact', shouldQuery: true, isSynthetic: false, local });
       }),
   };
 }

@@ -25,6 +25,9 @@ export function complete(ev: SessionEvent): string {
     case 'hook_started':
     case 'hook_response':
     case 'writes_lost':
+    case 'compact_status':
+    case 'compact_boundary':
+    case 'compact_summary':
       return ev.type;
     default:
       return assertNever(ev);
@@ -50,6 +53,9 @@ export function missingOne(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
+    case 'compact_status':
+    case 'compact_boundary':
+    case 'compact_summary':
       return ev.type;
     default:
       // @ts-expect-error -- 'writes_lost' reaches the default, so `ev` is not `never`.

@@ -114,7 +114,16 @@ export const MCP_HELP = [
   'Not available in agentd (exit 1): add-from-claude-desktop, login, logout, reset-project-choices, serve.',
 ];
 
-const UNSUPPORTED = new Set(['add-from-claude-desktop', 'login', 'logout', 'reset-project-choices', 'serve']);
+const BY_HAND = 'Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.';
+const NO_OAUTH = "agentd runs no OAuth flow (it has no browser to open): give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>.";
+/** Claude Code's mcp commands agentd does not have, each refused with what to do instead. */
+const UNSUPPORTED = new Map<string, string>([
+  ['add-from-claude-desktop', `'mcp add-from-claude-desktop' is not available in agentd (it is an interactive import of Claude Desktop's servers). ${BY_HAND}`],
+  ['login', `'mcp login' is not available in agentd: ${NO_OAUTH}`],
+  ['logout', `'mcp logout' is not available in agentd: ${NO_OAUTH}`],
+  ['reset-project-choices', `'mcp reset-project-choices' is not available in agentd: it has no .mcp.json approval choices (project servers are used when the project setting source is on). ${BY_HAND}`],
+  ['serve', "'mcp serve' is not available in agentd: it does not run as an MCP server exposing its own tools. Use it as the Claude Code CLI under an Agent SDK or an ACP adapter."],
+]);
 
 export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {
   const [sub, ...rest] = args;
@@ -123,8 +132,9 @@ export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {
     print(MCP_HELP);
     return sub === undefined ? SUB_EXIT.no : SUB_EXIT.ok;
   }
-  if (UNSUPPORTED.has(sub)) {
-    io.stderr.write(`'mcp ${sub}' is not available in agentd yet. Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.\n`);
+  const refusal = UNSUPPORTED.get(sub);
+  if (refusal !== undefined) {
+    io.stderr.write(`${refusal}\n`);
     return SUB_EXIT.no;
   }
   if (sub === 'add' || sub === 'add-json' || sub === 'remove') return runMcpEdit(sub, rest, io);

@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { McpConfigError, expandEnv, parseMcpConfigFlag, parseServerEntry, resolveMcpServers } from '../../../src/mcp/config.js';
+import { McpConfigError, expandEnv, parseMcpConfigFlag, parseServerEntry, resolveMcpServers, toolPolicies } from '../../../src/mcp/config.js';
 import { mcpToolName, normalizeMcpName } from '../../../src/mcp/names.js';
 import { tempDir } from '../../support/daemon.js';
 
@@ -117,5 +117,47 @@ describe('sources and precedence', () => {
     const w = world();
     writeFileSync(join(w.cwd, '.mcp.json'), '{ nope');
     expect(() => resolveMcpServers({ ...w, flags: [], strict: false, sources: ['project'] })).toThrow(new RegExp(`${join(w.cwd, '.mcp.json').replace(/[.]/g, '\\.')} is not valid JSON`));
+  });
+});
+
+describe('per-tool permission policies (tools[].permission_policy)', () => {
+  it('read leniently: nameless entries dropped, a non-list absent, an unknown policy asks, the org ceiling tightens', () => {
+    const list = [
+      { name: 'a', permission_policy: 'always_deny' },
+      { name: 'b', permission_policy: 'always_ask' },
+      { name: 'c', permission_policy: 'always_allow' },
+      { name: 'd', permission_policy: 'whenever' },
+      { name: 'e', permission_policy: 'always_allow', org_max_permission: 'blocked' },
+      { name: 'f', org_max_permission: 'ask' },
+      { name: 'g' },
+      { permission_policy: 'always_deny' },
+      7,
+    ];
+    expect(Object.fromEntries(toolPolicies(list, 'remote'))).toEqual({ a: 'always_deny', b: 'always_ask', c: 'always_allow', d: 'always_ask', e: 'always_deny', f: 'always_ask' });
+    // An SDK server's host grants with allowedTools or canUseTool: always_allow is not honoured there.
+    expect(Object.fromEntries(toolPolicies(list, 'sdk'))).toEqual({ a: 'always_deny', b: 'always_ask', d: 'always_ask', e: 'always_deny', f: 'always_ask' });
+    expect(toolPolicies({ name: 'a', permission_policy: 'always_deny' }, 'sdk').size).toBe(0);
+  });
+
+  it('a malformed list does not make the server invalid', () => {
+    expect(parseServerEntry('r', { type: 'http', url: 'http://127.0.0.1/mcp', tools: [{ permission_policy: 'always_ask' }] }, 'dynamic', {})).toMatchObject({ kind: 'remote' });
+    expect(parseServerEntry('h', { type: 'sdk', name: 'h', tools: 'nope' }, 'dynamic', {})).toMatchObject({ kind: 'sdk' });
+  });
+});
+
+describe('servers contributed by other parts (plugins)', () => {
+  it('come after every configured scope and are left out under --strict-mcp-config', () => {
+    const cwd = tempDir();
+    const extra = [
+      { name: 'flagged', config: { command: 'plugin-version' }, source: 'plugin' as const },
+      { name: 'plug', config: { command: 'plug-srv' }, source: 'plugin' as const },
+    ];
+    const flags = [JSON.stringify({ mcpServers: { flagged: { command: 'flag-version' } } })];
+    const base = { flags, cwd, globalConfigFile: join(cwd, 'none.json'), env: {}, sources: ['project' as const], extra };
+    expect(resolveMcpServers({ ...base, strict: false }).map((s) => [s.name, s.source, s.kind === 'stdio' ? s.config.command : ''])).toEqual([
+      ['flagged', 'dynamic', 'flag-version'],
+      ['plug', 'plugin', 'plug-srv'],
+    ]);
+    expect(resolveMcpServers({ ...base, strict: true }).map((s) => s.name)).toEqual(['flagged']);
   });
 });

@@ -200,3 +200,26 @@ describe('McpHub permission-mode overrides', () => {
     expect(hub.modeOverride('web')).toBeUndefined();
   });
 });
+
+describe('McpHub per-tool policies', () => {
+  it('come from the definition; mcp_set_servers replaces them (no entry: none) and keeps the SDK connection', async () => {
+    const h = await hostedServer();
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools);
+    h.attach(hub);
+    hub.add([{ ...sdkSpec, config: { ...sdkSpec.config, tools: [{ name: 'look up', permission_policy: 'always_deny' }, { name: 'wait', permission_policy: 'always_allow' }] } }]);
+    hub.attachHost(h.port);
+    await hub.settled(10_000);
+    const before = tools.get('mcp__hosted__big');
+    // always_allow is not honoured for an SDK server; names are matched after normalisation.
+    expect([hub.toolPolicy('hosted', 'mcp__hosted__look_up'), hub.toolPolicy('hosted', 'mcp__hosted__wait'), hub.toolPolicy('other', 'mcp__other__x')]).toEqual(['always_deny', undefined, undefined]);
+    expect(await hub.setServers([{ ...sdkSpec, config: { type: 'sdk', name: 'hosted', tools: [{ name: 'big', permission_policy: 'always_ask' }] } }])).toEqual({ added: [], removed: [], errors: {} });
+    expect([hub.toolPolicy('hosted', 'mcp__hosted__look_up'), hub.toolPolicy('hosted', 'mcp__hosted__big')]).toEqual([undefined, 'always_ask']);
+    await hub.setServers([sdkSpec]);
+    expect(hub.toolPolicy('hosted', 'mcp__hosted__big')).toBeUndefined();
+    // The same connection throughout: the tool objects were not replaced.
+    expect(tools.get('mcp__hosted__big')).toBe(before);
+    expect(hub.initList()).toEqual([{ name: 'hosted', status: 'connected', source: 'sdk' }]);
+    await hub.close();
+  });
+});

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpHub } from '../../../src/mcp/hub.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { callCtx, makeHub } from './support.js';
+import { until } from '../../support/wait.js';
 import type { AnyTool, ToolCallContext } from '../../../src/tools/tool.js';
 
 function mcpServer(seenAuth: string[]): Server {
@@ -196,5 +197,43 @@ describe('remote MCP servers', () => {
       error: expect.stringMatching(/^disconnected: the server cannot be reached \(.*\); redialling failed \(1 of 1\), the last: .*fetch failed/),
     });
     await hub.close();
+  });
+
+  it('SSE: a lost event stream (the server restarted) is redialled with a fresh handshake, and its tools come back', async () => {
+    const transports = new Map<string, SSEServerTransport>();
+    let starts = 0;
+    const base = await listen(async (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        starts++;
+        const t = new SSEServerTransport('/messages', res);
+        transports.set(t.sessionId, t);
+        await mcpServer([]).connect(t);
+        return;
+      }
+      const t = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (!t) {
+        res.writeHead(404).end('unknown session');
+        return;
+      }
+      await t.handlePostMessage(req, res);
+    });
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools, { redialDelaysMs: [0] });
+    hub.start();
+    hub.add([{ kind: 'remote', name: 'old', source: 'dynamic', config: { type: 'sse', url: `${base}/sse` } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'old', status: 'connected', source: 'dynamic' }]);
+    // The server "restarts": its streams end and it forgets every session.
+    for (const t of transports.values()) await t.close();
+    transports.clear();
+    await until(() => hub.initList()[0]?.status !== 'connected', 'the lost stream to be noticed');
+    expect(hub.initList()[0]).toMatchObject({ status: 'pending', error: expect.stringMatching(/^disconnected: the event stream was lost \(.*\); redialling \(1 of 1\)$/) });
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'old', status: 'connected', source: 'dynamic' }]);
+    expect((await (tools.get('mcp__old__ping') as AnyTool).call({}, ctx())).content).toBe('pong');
+    expect(starts).toBe(2);
+    await hub.close();
+    for (const t of transports.values()) await t.close();
   });
 });

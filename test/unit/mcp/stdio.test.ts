@@ -61,6 +61,33 @@ describe('misbehaving stdio servers', () => {
     await until(() => !groupAlive(pgid as number), 'the hung server to be gone', 10_000);
   });
 
+  it('a 5 MB answer is cut to MAX_MCP_OUTPUT_TOKENS; a 100 MB one ends the connection with the reason, and the call is answered', async () => {
+    const { hub, tools } = setup();
+    const big = (name: string, bytes: number) => ({ ...stdio(name, process.execPath, [FIXTURE]), config: { command: process.execPath, args: [FIXTURE], env: { MCP_FIXTURE_ECHO_BYTES: String(bytes) } } });
+    hub.add([big('five', 5_000_000), big('huge', 100_000_000)]);
+    await hub.settled(20_000);
+    const five = await (tools.get('mcp__five__echo') as AnyTool).call({ text: 'a' }, ctx());
+    expect(five.content).toBe(`${'x'.repeat(100_000)}\n\n[agentd: MCP tool output cut at 100000 of 5000000 characters (MAX_MCP_OUTPUT_TOKENS)]`);
+    const huge = (tools.get('mcp__huge__echo') as AnyTool).call({ text: 'a' }, ctx());
+    await expect(huge).rejects.toThrow(/^MCP server "huge" failed to run echo: MCP error -32000: Connection closed: the server sent a message over the 67108864-byte limit$/);
+    await until(() => hub.initList().find((s) => s.name === 'huge')?.status === 'failed', 'the server to be reported failed', 10_000);
+    expect(hub.initList().find((s) => s.name === 'huge')?.error).toMatch(/^disconnected: the server sent a message over the 67108864-byte limit/);
+    await hub.close();
+  }, 60_000);
+
+  it('two servers whose tool names normalise alike: each name has one owner (the first to connect), both are connected', async () => {
+    const { hub, tools } = setup();
+    hub.add([stdio('f.x', process.execPath, [FIXTURE]), stdio('f_x', process.execPath, [FIXTURE])]);
+    await hub.settled(20_000);
+    expect(hub.initList().map((x) => [x.name, x.status])).toEqual([
+      ['f.x', 'connected'],
+      ['f_x', 'connected'],
+    ]);
+    expect(tools.names().filter((n) => n === 'mcp__f_x__echo')).toEqual(['mcp__f_x__echo']);
+    expect((await (tools.get('mcp__f_x__echo') as AnyTool).call({ text: 'one' }, ctx())).content).toBe('echo:one');
+    await hub.close();
+  });
+
   it('a server that dies mid-call: the call is an error naming the server, and the server is failed', async () => {
     const { hub, tools, groups } = setup();
     hub.add([stdio('fx', process.execPath, [FIXTURE])]);

@@ -38,7 +38,9 @@ interface Rig {
   persisted: PermissionUpdateValue[];
 }
 
-function rig(opts: { interactive?: boolean; timeoutMs?: number; hook?: PermissionRequestHook; mcpModeOverride?: PermissionLayerDeps['mcpModeOverride'] } = {}): Rig {
+function rig(
+  opts: { interactive?: boolean; timeoutMs?: number; hook?: PermissionRequestHook; mcpModeOverride?: PermissionLayerDeps['mcpModeOverride']; mcpToolPolicy?: PermissionLayerDeps['mcpToolPolicy'] } = {},
+): Rig {
   const frames: OutboundFrame[] = [];
   let n = 0;
   const client = new ControlClient({ write: (f) => void frames.push(f) }, () => `req-${++n}`);
@@ -53,6 +55,7 @@ function rig(opts: { interactive?: boolean; timeoutMs?: number; hook?: Permissio
     prompter: opts.interactive === false ? undefined : createHostPrompter({ client, onPending: (p) => pending.push(p), timeoutMs: opts.timeoutMs }),
     ...(opts.hook ? { permissionRequestHook: opts.hook } : {}),
     ...(opts.mcpModeOverride ? { mcpModeOverride: opts.mcpModeOverride } : {}),
+    ...(opts.mcpToolPolicy ? { mcpToolPolicy: opts.mcpToolPolicy } : {}),
     updates: {
       rules,
       setMode: (m) => {
@@ -243,5 +246,33 @@ describe('set_mcp_permission_mode_override in the layer', () => {
     expect(await r.layer.check(req('rm -rf x'), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mode:bypassPermissions' } });
     overrides.delete('web');
     expect(await r.layer.check(call(mcpTool('web')), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mode:bypassPermissions' } });
+  });
+});
+
+describe('per-tool MCP policies in the layer', () => {
+  const mcpTool = (server: string): AnyTool => ({ ...Bash, name: `mcp__${server}__go`, mcpServer: { name: server, source: 'dynamic' }, permissionSubject: () => ({ kind: 'none' }) });
+  const call = (tool: AnyTool): PermissionRequestInfo => ({ tool, input: {}, toolUseId: 't', hook: undefined, shared: { cwd, additionalDirectories: [] } });
+  const policies = new Map([
+    ['mcp__deny__go', 'always_deny' as const],
+    ['mcp__ask__go', 'always_ask' as const],
+    ['mcp__allow__go', 'always_allow' as const],
+  ]);
+  const signal = new AbortController().signal;
+
+  it('always_deny denies in every mode; always_ask asks where the mode or a rule would allow; always_allow allows an ask', async () => {
+    const r = rig({ interactive: false, mcpToolPolicy: (_s, name) => policies.get(name) });
+    r.mode.current = 'bypassPermissions';
+    expect(await r.layer.check(call(mcpTool('deny')), signal)).toMatchObject({ behavior: 'deny', meta: { decidedBy: 'mcpPolicy:always_deny' } });
+    // Asked, and nobody can answer here: denied, naming the policy.
+    const asked = await r.layer.check(call(mcpTool('ask')), signal);
+    expect(asked).toMatchObject({ behavior: 'deny', meta: { decidedBy: 'mcpPolicy:always_ask' } });
+    expect(asked.behavior === 'deny' ? asked.message : '').toContain('always_ask');
+    r.mode.current = 'default';
+    r.layer.rules.add([{ toolName: 'mcp__ask', behavior: 'allow', source: 'session', baseDir: cwd }]);
+    expect(await r.layer.check(call(mcpTool('ask')), signal)).toMatchObject({ behavior: 'deny', meta: { decidedBy: 'mcpPolicy:always_ask' } });
+    expect(await r.layer.check(call(mcpTool('allow')), signal)).toMatchObject({ behavior: 'allow', meta: { decidedBy: 'mcpPolicy:always_allow' } });
+    // A deny rule still wins over always_allow.
+    r.layer.rules.add([{ toolName: 'mcp__allow__go', behavior: 'deny', source: 'session', baseDir: cwd }]);
+    expect(await r.layer.check(call(mcpTool('allow')), signal)).toMatchObject({ behavior: 'deny', meta: { decidedBy: expect.stringContaining('rule') } });
   });
 });
