@@ -41,7 +41,7 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
-import { reportedSandboxFailure, setUpCommandSandbox } from './sandbox-setup.js';
+import { reportedSandboxFailure } from './sandbox-setup.js';
 import { choosePrompter } from './app-prompter.js';
 import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { setupMcp } from './mcp-setup.js';
@@ -119,8 +119,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
   const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
   const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const sandboxSetup = setUpCommandSandbox(loaded.sandbox, rules.byBehavior('allow'), logger);
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, configDir, sandboxSetup.sandbox, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, configDir, { block: loaded.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
