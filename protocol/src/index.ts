@@ -53,6 +53,7 @@ import {
   SystemCompactBoundaryFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemAgentdWarningFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -95,6 +96,7 @@ export const OutboundFrame = z.union([
   SystemHookResponseFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,

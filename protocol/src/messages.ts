@@ -403,6 +403,21 @@ export const SystemSessionWritesLostFrame = z.strictObject({
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
 
+/**
+ * agentd: something the session was configured with was not used — a settings file that is not JSON, for one —
+ * and the session started without it. Claude Code skips such files silently; agentd says so (also on stderr).
+ * `code` is stable (`settings_file_invalid`, …); `path` names the file when there is one.
+ */
+export const SystemAgentdWarningFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('agentd_warning'),
+  code: z.string(),
+  message: z.string(),
+  path: z.optional(z.string()),
+  ...Ids,
+});
+export type SystemAgentdWarningFrame = z.infer<typeof SystemAgentdWarningFrame>;
+
 /** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
 export const SystemUsageFrame = z.strictObject({
   type: z.literal('system'),

@@ -17,45 +17,40 @@ import { priceFor } from '../session/pricing.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
 import { AGENTD_VERSION } from '../version.js';
-import type { AppIO } from './app.js';
+import type { AppConfig } from '../config/config.js';
+import type { EnvConfig } from '../config/env.js';
 import { type CliOptions, StartupError } from './options.js';
 
-export function envInt(env: AppIO['env'], ...names: string[]): number | undefined {
-  for (const n of names) {
-    const v = env[n];
-    if (v !== undefined && /^\d+$/.test(v)) return Number(v);
-  }
-  return undefined;
-}
-
-export function buildModel(opts: CliOptions, io: AppIO, sessionId: string): ModelClient {
+export function buildModel(opts: CliOptions, config: AppConfig, cwd: string, sessionId: string): ModelClient {
   if (opts.modelProvider === 'scripted') {
     const loaded = loadScenario(opts.scenario);
     if (!loaded.ok) throw new StartupError('scenario_invalid', loaded.message);
-    const engine = new ScenarioEngine(loaded.scenario, { cwd: io.cwd });
+    const engine = new ScenarioEngine(loaded.scenario, { cwd });
     const recordPath = opts.scenarioRecord;
     return new ScriptedModelClient(engine, recordPath ? { record: (req) => appendFileSync(recordPath, `${JSON.stringify(req)}\n`) } : {});
   }
+  const a = config.env.anthropic;
   return new AnthropicModelClient({
-    apiKey: io.env['ANTHROPIC_API_KEY'] || undefined,
-    authToken: io.env['ANTHROPIC_AUTH_TOKEN'] || undefined,
-    baseURL: io.env['ANTHROPIC_BASE_URL'] || undefined,
+    apiKey: a.apiKey,
+    authToken: a.authToken,
+    baseURL: a.baseUrl,
     headers: {
       'x-agentd-session-id': sessionId,
-      'user-agent': `agentd/${AGENTD_VERSION}${io.env['CLAUDE_AGENT_SDK_CLIENT_APP'] ? ` ${io.env['CLAUDE_AGENT_SDK_CLIENT_APP']}` : ''}`,
+      'user-agent': `agentd/${AGENTD_VERSION}${config.env.clientApp ? ` ${config.env.clientApp}` : ''}`,
     },
-    timeoutMs: envInt(io.env, 'API_TIMEOUT_MS') ?? 600_000,
+    timeoutMs: a.timeoutMs ?? 600_000,
   });
 }
 
 /** The retry policy, with documented environment overrides (used by tests and impatient CI jobs). */
-export function retryPolicy(env: AppIO['env']): RetryPolicy {
+export function retryPolicy(env: EnvConfig): RetryPolicy {
+  const r = env.retry;
   return {
     ...DEFAULT_RETRY,
-    ...(envInt(env, 'AGENTD_MAX_RETRIES') !== undefined ? { maxAttempts: (envInt(env, 'AGENTD_MAX_RETRIES') as number) + 1 } : {}),
-    ...(envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') !== undefined ? { baseDelayMs: envInt(env, 'AGENTD_RETRY_BASE_DELAY_MS') as number } : {}),
-    ...(envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') !== undefined ? { firstEventTimeoutMs: envInt(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS') as number } : {}),
-    ...(envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') !== undefined ? { idleTimeoutMs: envInt(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS') as number } : {}),
+    ...(r.maxRetries !== undefined ? { maxAttempts: r.maxRetries + 1 } : {}),
+    ...(r.baseDelayMs !== undefined ? { baseDelayMs: r.baseDelayMs } : {}),
+    ...(r.firstEventTimeoutMs !== undefined ? { firstEventTimeoutMs: r.firstEventTimeoutMs } : {}),
+    ...(r.idleTimeoutMs !== undefined ? { idleTimeoutMs: r.idleTimeoutMs } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // The tool side of the composition root: the run tag every child process carries, the process-group tracker,
 // the read-only sandbox, the tool environment and the registry whose built-ins load in the background.
-import { homedir } from 'node:os';
+import type { AppConfig } from '../config/config.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
 import { withRunTag } from '../tools/process-groups.js';
@@ -34,7 +34,7 @@ export interface ToolSetup {
 export function setUpTools(
   opts: CliOptions,
   io: AppIO,
-  configDir: string,
+  config: AppConfig,
   /** The merged `sandbox` settings and the allow rules (WebFetch(domain:…) hosts): the command sandbox (sandbox-setup.ts). */
   sandbox: { block: unknown; allowRules: readonly PermissionRule[] } = { block: undefined, allowRules: [] },
   /** For the small, fast model tools ask (side-model.ts). */
@@ -53,9 +53,9 @@ export function setUpTools(
   // of them, and the session waits for them before its first turn.
   let background: BackgroundRegistry = new EmptyBackgroundRegistry();
   // The second wall behind the shell analyser (tools/sandbox): detected on first use, not at start-up.
-  const policy = parseReadOnlySandboxPolicy(io.env['AGENTD_READONLY_SANDBOX']);
+  const policy = parseReadOnlySandboxPolicy(config.env.readOnlySandbox);
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
-  const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: io.env['PATH'], home: io.env['HOME'] || homedir(), hidden: [configDir], logger });
+  const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: config.env.path, home: config.home, hidden: [config.configDir], logger });
   const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;

@@ -1,9 +1,8 @@
 // The composition root: builds the object graph from options, runs it, and owns the process edge
 // (stdin EOF, signals, host gone). Returns the exit code; main.ts does the actual exit.
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { InitializeRequest, OutboundFrame } from '../../protocol/src/index.js';
+import type { InitializeRequest, InitializeResponse, OutboundFrame } from '../../protocol/src/index.js';
 import { ControlClient } from '../control/outbound.js';
 import { createControlHandlers } from '../control/handlers.js';
 import { buildInitializeResponse } from '../control/initialize.js';
@@ -21,16 +20,17 @@ import { type HookContext, createLifecycleHooks, createPermissionRequestHook, cr
 import { createPermissionLayer } from '../permissions/layer.js';
 import { discoverGitDir, gitHooksDirs } from '../permissions/command-paths.js';
 import { shellAnalyzer } from './shell-analyzer.js';
-import { RuleSet, rulesFrom } from '../permissions/rules.js';
+import { RuleSet } from '../permissions/rules.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
 import { createRedactor } from '../util/secrets.js';
-import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from './settings.js';
+import { persistUpdate, settingsPaths, trustStorePath } from './settings.js';
+import { configFrom } from './app-config.js';
+import { configWarningFrames } from '../control/config-warnings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
-import { readLines } from '../transport/line-reader.js';
 import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
 import { createTurnEndCollector } from './memory.js';
@@ -42,12 +42,14 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { reportedSandboxFailure } from './sandbox-setup.js';
+import { installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, envInt, printText, readAll, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { buildModel, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 
-export const DEFAULT_MODEL = 'claude-opus-5-5';
+export { DEFAULT_MODEL } from '../config/config.js';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
 export interface AppIO {
   stdin: Readable;
@@ -66,8 +68,12 @@ export interface RunningApp {
   killToolsNow(): void;
 }
 
-export function startApp(opts: CliOptions, io: AppIO): RunningApp {
-  const logger = io.logger;
+export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
+  const logger = hostIo.logger;
+  // Flags, environment and settings files, resolved once (src/config). From here on the environment is the
+  // inherited one plus the settings `env`: what tools, hooks and MCP servers start from.
+  const config = configFrom(opts, hostIo, logger);
+  const io: AppIO = { ...hostIo, env: config.childEnvSource };
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
@@ -102,33 +108,20 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   }
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
-  const model = buildModel(opts, io, sessionId);
-  const defaultModel = opts.model ?? DEFAULT_MODEL;
-  const configDir = io.env['CLAUDE_CONFIG_DIR'] || join(homedir(), '.claude');
-  const loaded = loadSettings({
-    sources: opts.settingSources ?? ['user', 'project', 'local'],
-    flagSettings: opts.settings,
-    configDir,
-    cwd: io.cwd,
-    logger,
-  });
+  const model = buildModel(opts, config, io.cwd, sessionId);
+  const defaultModel = config.model.launchDefault;
+  const configDir = config.configDir;
   const rules = new RuleSet();
-  const warnRule = (r: string): void => logger.warn({ rule: r }, 'invalid permission rule ignored');
-  rules.add(loaded.rules);
-  rules.add(rulesFrom(opts.allowedTools, 'allow', 'cliArg', io.cwd, warnRule));
-  rules.add(rulesFrom(opts.disallowedTools, 'deny', 'cliArg', io.cwd, warnRule));
-  const addDirs = [...opts.addDirs, ...loaded.additionalDirectories].map((d) => resolve(io.cwd, d));
-  const startMode = opts.permissionMode ?? (loaded.defaultMode === 'bypassPermissions' && !opts.allowDangerouslySkipPermissions ? 'default' : loaded.defaultMode) ?? 'default';
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, configDir, { block: loaded.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
+  rules.add(config.permissions.rules);
+  const addDirs = [...config.permissions.additionalDirectories];
+  const startMode = config.permissions.startMode;
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
-  const mcpSetup = setupMcp({ opts, io, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: loaded.disabledMcpjsonServers });
+  const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
 
-  let resolveExit!: (code: number) => void;
-  const exit = new Promise<number>((r) => {
-    resolveExit = r;
-  });
-  let exiting = false;
+  // The process edge (input loop, end at EOF, shutdown): created first, so the frame writer can ask it to stop.
+  const edge = new AppLifecycle();
 
   // One-shot mode reads its prompt as text (argument or stdin). `-p` does not change the input format: with
   // `--input-format stream-json` stdin carries NDJSON frames (initialize, user messages) with or without it, as
@@ -141,15 +134,15 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     highWaterMark: 1024 * 1024,
     onOversize: (i) => logger.warn(i, 'outbound frame over the line cap was shortened'),
     onClosed: (err) => {
-      if (exiting) return;
+      if (edge.exiting) return;
       logger.warn({ err: err?.message }, 'stdout closed: the host is gone');
-      app.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
+      edge.shutdown(EXIT.hostGone, new AbortReason('host_gone'));
     },
   });
   // A Node host's stdout socket tells at once when the host is gone, even during a silent tool: confirm with a
   // keep_alive frame (ignored by every receiver), whose failed write (EPIPE) shuts down through onClosed.
   watchStdoutPeer(io.stdout, () => {
-    if (!exiting) void writer.write({ type: 'keep_alive' });
+    if (!edge.exiting) void writer.write({ type: 'keep_alive' });
   });
   let lastResult: OutboundFrame | undefined;
   const collector = createTurnEndCollector({ onCollect: (r) => logger.debug(r, 'turn-end garbage collection') });
@@ -169,21 +162,20 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
 
   const settings: SessionSettings = {
-    model: defaultModel,
+    model: config.model.initial,
     fallbackModel: opts.fallbackModel,
     permissionMode: startMode,
     maxThinkingTokens: opts.maxThinkingTokens,
     thinking: opts.thinking,
     maxTurns: opts.maxTurns,
     maxBudgetUsd: opts.maxBudgetUsd,
-    maxOutputTokens: envInt(io.env, 'CLAUDE_CODE_MAX_OUTPUT_TOKENS'),
+    maxOutputTokens: config.env.maxOutputTokens,
     systemPrompt: systemPromptFrom(opts),
     jsonSchema: opts.jsonSchema,
   };
   const client = new ControlClient(out, newUuid);
-  const sessionStateMode =
-    io.env['CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS'] === '1' ? 'visible' : io.env['CLAUDE_CODE_SDK_READS_SESSION_STATE'] === '1' ? 'host_only' : 'none';
-  const apiKeySource = io.env['ANTHROPIC_API_KEY'] ? 'ANTHROPIC_API_KEY' : 'none';
+  const sessionStateMode = config.env.sessionState;
+  const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
   const projector: Projector = new Projector(out, {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
@@ -206,8 +198,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
-  });
-  hookRunner.addCommands(loaded.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants })));
+  }, io.cwd);
+  hookRunner.addCommands(config.settings.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants })));
   const hookCtx: HookContext = {
     sessionId,
     transcriptPath: () => opened.transcriptPath,
@@ -225,7 +217,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     analyzer: shellAnalyzer,
     readOnlySandbox,
     ...(sandboxSetup.autoAllow ? { sandboxAutoAllow: sandboxSetup.autoAllow } : {}),
-    prompter: choosePrompter(opts, logger, {
+    prompter: choosePrompter(config.permissions.denyInsteadOfPrompting ? { ...opts, permissionPrompts: 'none' } : opts, logger, {
       mcpTool: (toolName) =>
         createMcpPromptToolPrompter({ toolName, tools, ready: () => toolsReady.then(() => mcp.settled(mcpSetup.timeoutMs)), env: toolEnv, cwd: () => session.shared.current.cwd }),
       host: () =>
@@ -244,7 +236,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     hooksDirs: gitHooksDirs(trustedGitDir, io.cwd),
     updates: {
       rules,
-      setMode: (m) => session.setPermissionMode(m),
+      setMode: (m) => {
+        const by = config.permissions.disabledModes.get(m);
+        if (by !== undefined) logger.warn({ mode: m, file: by }, 'permission update to a disabled mode ignored');
+        else session.setPermissionMode(m);
+      },
       addDirectories: (dirs) => {
         const cur = session.shared.current;
         session.shared.current = { ...cur, additionalDirectories: [...new Set([...cur.additionalDirectories, ...dirs.map((d) => resolve(cur.cwd, d))])] };
@@ -255,7 +251,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
         session.shared.current = { ...cur, additionalDirectories: cur.additionalDirectories.filter((d) => !drop.has(d)) };
       },
       persist: async (dest, u) => persistUpdate(paths[dest], u, dest === 'userSettings' ? undefined : trustStorePath(configDir)),
-      baseDirFor: (dest) => (dest === 'userSettings' ? homedir() : io.cwd),
+      baseDirFor: (dest) => (dest === 'userSettings' ? config.home : io.cwd),
+      allowRulesLocked: config.permissions.managedRulesOnly ? 'the managed policy allows only its own permission rules (allowManagedPermissionRulesOnly)' : undefined,
     },
     logger,
   });
@@ -277,8 +274,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       now: Date.now,
       newUuid,
       random: Math.random,
-      retry: retryPolicy(io.env),
-      maxToolConcurrency: envInt(io.env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY') || 10,
+      retry: retryPolicy(config.env),
+      maxToolConcurrency: config.env.maxToolConcurrency || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
@@ -299,9 +296,11 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
+  // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
+  for (const f of configWarningFrames(config.settings.problems, { sessionId, newUuid })) queueMicrotask(() => void out.write(f));
 
   let hooksApplied = false;
-  const applyInitialize = (req: InitializeRequest): Record<string, unknown> => {
+  const applyInitialize = (req: InitializeRequest): InitializeResponse => {
     if (req.systemPrompt !== undefined && req.systemPrompt !== null) {
       const parts = Array.isArray(req.systemPrompt) ? req.systemPrompt : [req.systemPrompt];
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
@@ -311,6 +310,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
     }
+    installAgentTool({ raw: req.agents, tools, session: () => session, logger, platform: process.platform, now: Date.now });
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
     hookRunner.setCallbacks(
       Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>
@@ -327,7 +327,7 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
     });
-    return { ...reply, ...mcpFields } as unknown as Record<string, unknown>;
+    return { ...reply, ...mcpFields };
   };
 
   const router = new Router({
@@ -337,7 +337,8 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     handlers: createControlHandlers({
       session,
       initialize: applyInitialize,
-      canBypass: opts.allowDangerouslySkipPermissions,
+      bypassRefusal: config.permissions.bypassRefusal,
+      disabledModes: config.permissions.disabledModes,
       defaultModel,
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
       mcpStatus: () => mcp.status(),
@@ -371,37 +372,6 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
     logger,
   });
 
-  const finish = async (code: number, reason: 'prompt_input_exit' | 'other'): Promise<void> => {
-    if (exiting) return;
-    exiting = true;
-    // SessionEnd hooks get a bounded moment (command hooks; SDK callbacks cannot be answered once stdin is closed).
-    await lifecycle.sessionEnd(reason, 1500).catch(() => undefined);
-    if (printMode && opts.outputFormat !== 'stream-json' && lastResult) {
-      const line = opts.outputFormat === 'json' ? JSON.stringify(lastResult) : printText(lastResult);
-      io.stdout.write(`${line}\n`);
-    }
-    opened.recorder.close();
-    await writer.drain();
-    resolveExit(code);
-  };
-
-  // A signal or the host's disappearance decides the exit code, even if stdin ends while we shut down.
-  let shuttingDown = false;
-  const app: RunningApp = {
-    exit,
-    killToolsNow: () => tracker.killAllNow(),
-    shutdown(code, reason) {
-      if (exiting || shuttingDown) return;
-      shuttingDown = true;
-      client.closeAll(reason.kind);
-      session.abortAll(reason);
-      void (async () => {
-        await Promise.race([Promise.all([session.done(), mcp.close(), tracker.killAll(2000), background().killAll()]), new Promise((r) => setTimeout(r, 2500))]);
-        await finish(code, 'other');
-      })();
-    },
-  };
-
   session.start();
   // Everything a turn needs but `initialize` does not (tools, the Messages SDK) loads once the first line has
   // been answered, or after a short idle moment, whichever comes first.
@@ -415,35 +385,30 @@ export function startApp(opts: CliOptions, io: AppIO): RunningApp {
   };
   setTimeout(warmUp, 25).unref();
 
-  void (async () => {
-    if (await reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat)) return void ((exiting = true), opened.recorder.close(), resolveExit(EXIT.startup));
-    try {
-      if (printMode) {
-        warmUp();
-        const prompt = opts.prompt ?? (await readAll(io.stdin));
-        session.submit({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false });
-      } else {
-        for await (const ev of readLines(io.stdin, { maxLineBytes: opts.maxLineBytes })) {
-          if (exiting) break;
-          await router.handle(ev);
-          if (!warmedUp) setImmediate(warmUp);
-        }
-      }
-    } catch (err) {
-      logger.error({ err }, 'stdin failed');
-    }
-    if (exiting || shuttingDown) return;
-    // stdin EOF: requests to the host can no longer be answered (they resolve as denied); queued work finishes.
-    client.closeAll('stdin closed');
-    session.endOfInput();
-    await session.done();
-    // No tool or MCP server process outlives the daemon: stopped calls may still be inside their kill grace period.
-    await Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]);
-    if (shuttingDown) return;
-    const failed = printMode && lastResult?.type === 'result' && lastResult.is_error;
-    await finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
-  })();
-
-  return app;
+  edge.attach({
+    startupGate: () => reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat),
+    stdin: io.stdin,
+    stdout: io.stdout,
+    printMode,
+    outputFormat: opts.outputFormat,
+    prompt: opts.prompt,
+    maxLineBytes: opts.maxLineBytes,
+    logger,
+    lastResult: () => lastResult,
+    handleLine: (ev) => router.handle(ev),
+    submitPrompt: (p) => session.submit(p),
+    warmUp,
+    closeHostRequests: (why) => client.closeAll(why),
+    session,
+    stopChildren: () => Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]),
+    sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
+    closeTranscript: () => opened.recorder.close(),
+    drainFrames: () => writer.drain(),
+  });
+  edge.run();
+  return {
+    exit: edge.exit,
+    killToolsNow: () => tracker.killAllNow(),
+    shutdown: (code, reason) => edge.shutdown(code, reason),
+  };
 }
-

@@ -12,7 +12,7 @@ import type { RuleSet } from '../permissions/rules.js';
 import { childEnvironment, type ProcessGroupTracker } from '../tools/environment.js';
 import { killGroup } from '../tools/process-groups.js';
 import { AGENTD_VERSION } from '../version.js';
-import { envInt } from './app-support.js';
+import type { EnvConfig } from '../config/env.js';
 import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
 import { globalConfigFile } from './subcommands/mcp.js';
@@ -80,6 +80,7 @@ function manifestsParked(req: InitializeRequest): Record<string, 'not_honoured'>
 export function setupMcp(d: {
   opts: CliOptions;
   io: AppIO;
+  env: EnvConfig;
   tools: ToolSink;
   rules: RuleSet;
   tracker: ProcessGroupTracker;
@@ -103,7 +104,7 @@ export function setupMcp(d: {
     if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);
     throw e;
   }
-  const timeoutMs = envInt(d.io.env, 'MCP_TIMEOUT') || DEFAULT_MCP_TIMEOUT_MS;
+  const timeoutMs = d.env.mcp.timeoutMs || DEFAULT_MCP_TIMEOUT_MS;
   const hub = new McpHub({
     tools: d.tools,
     // Bare deny rules (`mcp__srv`, `mcp__srv__*`, `mcp__srv__tool`) keep the tools from the model, as for built-ins.
@@ -113,9 +114,9 @@ export function setupMcp(d: {
     childEnv: childEnvironment(d.io.env),
     trackProcessGroup: (pgid) => d.tracker.track(pgid),
     killGroup: (pgid) => killGroup(pgid, { graceMs: 2000 }),
-    connectTimeoutMs: envInt(d.io.env, 'MCP_CONNECT_TIMEOUT_MS') || timeoutMs,
-    toolTimeoutMs: envInt(d.io.env, 'MCP_TOOL_TIMEOUT') || DEFAULT_MCP_TOOL_TIMEOUT_MS,
-    maxOutputChars: (envInt(d.io.env, 'MAX_MCP_OUTPUT_TOKENS') || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
+    connectTimeoutMs: d.env.mcp.connectTimeoutMs || timeoutMs,
+    toolTimeoutMs: d.env.mcp.toolTimeoutMs || DEFAULT_MCP_TOOL_TIMEOUT_MS,
+    maxOutputChars: (d.env.mcp.maxOutputTokens || DEFAULT_MAX_MCP_OUTPUT_TOKENS) * 4,
     clientVersion: AGENTD_VERSION,
   });
   hub.add(specs);

@@ -5,16 +5,11 @@ import { isUuid } from '../util/ids.js';
 import type { LogLevel } from '../log/logger.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type ParsedArgs, splitRuleList } from './flags.js';
+import { readEnv } from '../config/env.js';
 
-export class StartupError extends Error {
-  constructor(
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'StartupError';
-  }
-}
+import { StartupError } from '../config/errors.js';
+
+export { StartupError };
 
 export interface CliOptions {
   outputFormat: 'text' | 'json' | 'stream-json';
@@ -48,6 +43,8 @@ export interface CliOptions {
   addDirs: string[];
   settingSources: Array<'user' | 'project' | 'local'> | undefined;
   settings: string | undefined;
+  /** `--managed-settings` (the SDK's `managedSettings`): JSON or a path; the policy tier (src/config). */
+  managedSettings: string | undefined;
   /** `--mcp-config` values (JSON or file paths), in order; parsed by src/mcp/config.ts. */
   mcpConfig: string[];
   strictMcpConfig: boolean;
@@ -106,7 +103,8 @@ function readTextFile(path: string, what: string): string {
   }
 }
 
-export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, string | undefined>>): CliOptions {
+export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, string | undefined>>): CliOptions {
+  const env = readEnv(rawEnv);
   const print = flag(p, 'print');
   const inputFormat = oneOf(p, 'input-format', ['text', 'stream-json'] as const, 'text');
   // Without an explicit --output-format, stream-json input implies stream-json output (the SDK case).
@@ -127,7 +125,7 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
 
   const thinkingFlag = last(p, 'thinking');
   const thinking = thinkingFlag === undefined || thinkingFlag === '' ? undefined : oneOf(p, 'thinking', ['adaptive', 'disabled', 'enabled'] as const, 'adaptive');
-  const mtt = intOpt(p, 'max-thinking-tokens', 0) ?? (env['MAX_THINKING_TOKENS'] ? Number(env['MAX_THINKING_TOKENS']) : undefined);
+  const mtt = intOpt(p, 'max-thinking-tokens', 0) ?? env.maxThinkingTokens;
 
   let jsonSchema: Record<string, unknown> | undefined;
   const js = last(p, 'json-schema');
@@ -180,6 +178,18 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     }
   }
 
+  // Managed settings delivered in the initialize request would arrive after the policy must already bind (the
+  // settings files are read at start-up): refused rather than run without them (nothing fails open).
+  if (flag(p, 'managed-settings-in-initialize')) {
+    throw new StartupError(
+      'managed_settings_not_delivered',
+      '--managed-settings-in-initialize is not supported by agentd: pass the managed settings with --managed-settings (the SDK\'s default delivery).',
+    );
+  }
+  if (p.values.has('initialize-fields')) {
+    throw new StartupError('initialize_fields_not_delivered', '--initialize-fields is not supported by agentd: pass --settings and --disallowedTools on the command line (the SDK\'s default delivery).');
+  }
+
   const sessionId = last(p, 'session-id');
   if (sessionId !== undefined && sessionId !== '' && !isUuid(sessionId)) {
     throw new StartupError('invalid_flag_value', `--session-id must be a UUID, got ${JSON.stringify(sessionId)}.`);
@@ -191,18 +201,18 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
   }
 
   const debug = p.values.has('debug');
-  const logLevelRaw = last(p, 'log-level') ?? env['AGENTD_LOG_LEVEL'];
+  const logLevelRaw = last(p, 'log-level') ?? env.logLevel;
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
   if (logLevelRaw !== undefined && !(levels as readonly string[]).includes(logLevelRaw)) {
     throw new StartupError('invalid_flag_value', `--log-level must be one of ${levels.join(', ')}.`);
   }
   const logLevel: LogLevel = (logLevelRaw as LogLevel | undefined) ?? (debug ? 'debug' : 'warn');
 
-  const providerRaw = last(p, 'model-provider') ?? env['AGENTD_MODEL_PROVIDER'];
+  const providerRaw = last(p, 'model-provider') ?? env.modelProvider;
   if (providerRaw !== undefined && providerRaw !== 'anthropic' && providerRaw !== 'scripted') {
     throw new StartupError('invalid_flag_value', `--model-provider must be anthropic or scripted, got ${JSON.stringify(providerRaw)}.`);
   }
-  const scenario = last(p, 'scenario') ?? env['AGENTD_SCENARIO'];
+  const scenario = last(p, 'scenario') ?? env.scenario;
   const modelProvider = providerRaw ?? (scenario ? 'scripted' : 'anthropic');
 
   // Without -p a word is a subcommand (dispatched before this) or a mistake: agentd has no interactive UI to hand
@@ -229,11 +239,12 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     prompt,
     includePartialMessages: flag(p, 'include-partial-messages'),
     includeHookEvents: flag(p, 'include-hook-events'),
-    usageFrames: flag(p, 'usage-frames') || env['AGENTD_USAGE_FRAMES'] === '1',
+    usageFrames: flag(p, 'usage-frames') || env.usageFrames,
     replayUserMessages: flag(p, 'replay-user-messages'),
     showVersion,
     showHelp,
-    model: last(p, 'model') || env['ANTHROPIC_MODEL'] || undefined,
+    // ANTHROPIC_MODEL and the settings `model` come below the flag (src/config/config.ts).
+    model: last(p, 'model') || undefined,
     fallbackModel: last(p, 'fallback-model')?.split(',')[0] || undefined,
     maxTurns: intOpt(p, 'max-turns', 1),
     maxBudgetUsd,
@@ -254,6 +265,7 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     addDirs: (p.values.get('add-dir') ?? []).filter((d) => d !== ''),
     settingSources,
     settings: last(p, 'settings') || undefined,
+    managedSettings: last(p, 'managed-settings') || undefined,
     mcpConfig: (p.values.get('mcp-config') ?? []).filter((v) => v.trim() !== ''),
     strictMcpConfig: flag(p, 'strict-mcp-config'),
     continueSession,
@@ -266,7 +278,7 @@ export function resolveOptions(p: ParsedArgs, env: Readonly<Record<string, strin
     debugFile: last(p, 'debug-file') || undefined,
     modelProvider,
     scenario: scenario || undefined,
-    scenarioRecord: last(p, 'scenario-record') ?? env['AGENTD_SCENARIO_RECORD'] ?? undefined,
+    scenarioRecord: last(p, 'scenario-record') ?? env.scenarioRecord ?? undefined,
     maxLineBytes: intOpt(p, 'max-line-bytes', 1024) ?? DEFAULT_MAX_LINE_BYTES,
   };
 }

@@ -1,7 +1,7 @@
 // The control requests agentd answers. Each handler validates, replies, and (through `after`) acts once the
 // reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
 // its system/status frame.
-import type { InitializeRequest } from '../../protocol/src/index.js';
+import type { InitializeRequest, InitializeResponse } from '../../protocol/src/index.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
 import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
@@ -11,9 +11,11 @@ import { localSessionTitle } from './session-title.js';
 export interface HandlerDeps {
   session: Session;
   /** Applies the initialize request to the daemon's configuration and builds the reply. */
-  initialize: (req: InitializeRequest) => Record<string, unknown>;
-  /** Launched with --allow-dangerously-skip-permissions (or --dangerously-skip-permissions). */
-  canBypass: boolean;
+  initialize: (req: InitializeRequest) => InitializeResponse;
+  /** Why bypassPermissions cannot be entered (not launched with the flag, or a policy disables it); undefined: it can. */
+  bypassRefusal: string | undefined;
+  /** Modes the settings disable (disableBypassPermissionsMode, disableAutoMode), with the file that says so. */
+  disabledModes: ReadonlyMap<string, string>;
   defaultModel: string;
   /** Called when the permission mode changes (the permission layer's state). */
   onPermissionMode: (mode: PermissionModeName) => void;
@@ -72,14 +74,9 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     set_permission_mode: (req): HandlerResult => {
-      if (req.mode === 'bypassPermissions' && !d.canBypass) {
-        return {
-          ok: false,
-          code: 'not_allowed',
-          error:
-            'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
-        };
-      }
+      if (req.mode === 'bypassPermissions' && d.bypassRefusal !== undefined) return { ok: false, code: 'not_allowed', error: d.bypassRefusal };
+      const disabledBy = d.disabledModes.get(req.mode);
+      if (disabledBy !== undefined) return { ok: false, code: 'not_allowed', error: `Cannot set permission mode to ${req.mode}: ${disabledBy} disables it.` };
       return {
         ok: true,
         response: { mode: req.mode },

@@ -63,6 +63,8 @@ export class HookRunner {
     private readonly env: Readonly<Record<string, string>>,
     private readonly logger: Logger,
     private readonly sink: HookEventsSink | undefined,
+    /** Where a hook runs when its input names no cwd (the session's; every hook input names one today). */
+    private readonly defaultCwd: string = '.',
   ) {}
 
   /** Callback registrations from `initialize` replace earlier ones (a re-initialize re-registers). */
@@ -117,7 +119,7 @@ export class HookRunner {
     const hookId = `hook-${++this.seq}`;
     const name = `command:${r.command.slice(0, 80)}`;
     this.sink?.started(hookId, name, event);
-    const res = await runCommandHook({ command: r.command, input, env: this.env, cwd: typeof input['cwd'] === 'string' ? input['cwd'] : process.cwd(), timeoutMs, signal });
+    const res = await runCommandHook({ command: r.command, input, env: this.env, cwd: typeof input['cwd'] === 'string' ? input['cwd'] : this.defaultCwd, timeoutMs, signal });
     const outcome = res.timedOut || res.error || (res.exitCode !== 0 && res.exitCode !== 2) ? 'error' : 'success';
     this.sink?.response(hookId, name, event, { outcome: signal.aborted ? 'cancelled' : outcome, output: res.stdout, stdout: res.stdout, stderr: res.stderr, ...(res.exitCode !== null ? { exitCode: res.exitCode } : {}) });
     if (res.error) return { ok: false, name, error: res.error, failure: 'not_started' };

@@ -1,7 +1,7 @@
 // The permission decision for one call, before anyone is asked. Order (first that applies wins):
 //  1. a matching deny rule (beats everything: hooks, allow rules, bypass mode)
 //  2. a PreToolUse hook's deny
-//  3. bypassPermissions mode: allow
+//  3. bypassPermissions mode: allow (but a managed policy ask rule still asks)
 //  4. a matching ask rule (beats allow rules and a hook's allow)
 //  (safety checks turn any allow of steps 5-7 into an ask: writes into .git/, .claude/, .agentd/ (any repository,
 //  nested ones and bare git directories too) by the file tools or a shell command; git in a repository that is not
@@ -264,13 +264,6 @@ export async function decide(d: DecisionInput): Promise<Decision> {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
   }
   const unseen = f.commandPaths.find((x) => x.kind === 'unseenRead');
-  if (d.mode === 'bypassPermissions') {
-    // Nobody is asked in bypass mode, and a Read deny rule is the user's explicit word: a command that may read
-    // under it unseen is denied rather than run.
-    if (unseen) return { behavior: 'deny', decidedBy: `rule:${describeRule(unseen.rule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied: ${unseen.reason}` };
-    return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
-  }
-
   const ask = (decidedBy: string, reasonType: ReasonType, reason: string): Decision => ({
     behavior: 'ask',
     decidedBy,
@@ -281,6 +274,16 @@ export async function decide(d: DecisionInput): Promise<Decision> {
     howToAllow: howToAllow(d, f),
     ...pinned,
   });
+
+  if (d.mode === 'bypassPermissions') {
+    // The managed policy's ask rules bind bypass mode too: no mode loosens the policy.
+    const policyAsk = d.rules.byBehavior('ask').find((r) => r.source === 'policySettings' && applies(r, d, f, 'any'));
+    if (policyAsk) return ask(`rule:${describeRule(policyAsk)}`, 'rule', `The managed policy rule ${formatRule(policyAsk)} requires asking, in every mode.`);
+    // Nobody is asked in bypass mode, and a Read deny rule is the user's explicit word: a command that may read
+    // under it unseen is denied rather than run.
+    if (unseen) return { behavior: 'deny', decidedBy: `rule:${describeRule(unseen.rule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied: ${unseen.reason}` };
+    return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
+  }
 
   const askRule = d.rules.byBehavior('ask').find((r) => applies(r, d, f, 'any'));
   if (askRule) return ask(`rule:${describeRule(askRule)}`, 'rule', `The rule ${formatRule(askRule)} (${askRule.source}) requires asking.`);

@@ -24,10 +24,16 @@ export interface UpdateTarget {
   persist(destination: 'userSettings' | 'projectSettings' | 'localSettings', update: PermissionUpdateValue): Promise<void>;
   /** Directory `/path` rule specifiers are relative to for a destination. */
   baseDirFor(destination: UpdateDestination): string;
+  /** Why no update may add allow rules (the managed policy's allowManagedPermissionRulesOnly), if so. */
+  allowRulesLocked?: string | undefined;
 }
 
 export async function applyUpdates(updates: readonly PermissionUpdateValue[], t: UpdateTarget, cwd: string, logger: Logger): Promise<void> {
   for (const u of updates) {
+    if (t.allowRulesLocked !== undefined && u.behavior === 'allow' && (u.type === 'addRules' || u.type === 'replaceRules')) {
+      logger.warn({ update: u.type, destination: u.destination }, `permission update ignored: ${t.allowRulesLocked}`);
+      continue;
+    }
     const source: RuleSource = u.destination;
     const baseDir = t.baseDirFor(u.destination) || cwd;
     switch (u.type) {

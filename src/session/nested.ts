@@ -22,6 +22,11 @@ export interface NestedLoopSpec {
   /** The calling tool's signal. */
   signal: AbortSignal;
   emitStreamEvents?: boolean;
+  /**
+   * Report the loop's text and thinking blocks too (Claude Code's forwardSubagentText); by default only its tool
+   * calls and results reach the host (they are recorded in the sidechain either way).
+   */
+  forwardText?: boolean;
 }
 
 export interface NestedLoopOutcome {
@@ -58,7 +63,11 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
     // Its own copy: a `cd` inside the subagent does not move the session.
     shared: { current: host.shared.current },
     signal: spec.signal,
-    sink: (ev) => (spec.emitStreamEvents !== true && NOT_FORWARDED.has(ev.type) ? undefined : host.sink(ev)),
+    sink: (ev) => {
+      if (spec.emitStreamEvents !== true && NOT_FORWARDED.has(ev.type)) return undefined;
+      if (spec.forwardText === false && ev.type === 'assistant_block' && ev.block.type !== 'tool_use') return undefined;
+      return host.sink(ev);
+    },
     parentToolUseId: spec.parentToolUseId,
     emitStreamEvents: spec.emitStreamEvents === true,
     betas: host.betas,

@@ -1,5 +1,6 @@
 // One turn of the main session: the user's message in (UserPromptSubmit hooks first), then the agent loop over
 // the session's thread, exactly one TurnResult out.
+import { platform as osPlatform } from 'node:os';
 import type { SystemBlock, UserBlock } from '../model/types.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
@@ -73,7 +74,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
 export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): SystemBlock[] {
   return buildSystemBlocks(tc.settings.systemPrompt, {
     cwd: tc.shared.current.cwd,
-    platform: process.platform,
+    platform: osPlatform(),
     date: new Date(tc.deps.now()).toISOString().slice(0, 10),
     model,
     additionalDirectories: tc.shared.current.additionalDirectories,

@@ -1,7 +1,7 @@
 // Where Claude Code keeps transcripts, computed exactly as the CLI and the Agent SDK do (sdk.mjs 0.3.330:
 // `Vt`, `SI`, `Ta`, `fR`, `mA`), so the SDK's listSessions/getSessionMessages find agentd's files unchanged.
 import { realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, platform as osPlatform } from 'node:os';
 import { join, resolve } from 'node:path';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -52,7 +52,7 @@ export function canonicalProjectPath(cwd: string): string {
   } catch {
     real = abs;
   }
-  return process.platform === 'darwin' ? real.normalize('NFC') : real;
+  return osPlatform() === 'darwin' ? real.normalize('NFC') : real;
 }
 
 export function projectDirName(projectPath: string, env: Env = {}): string {

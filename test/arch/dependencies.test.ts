@@ -122,7 +122,7 @@ describe('architecture', () => {
       tinyglobby: (p) => p.startsWith('src/tools/'),
       picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
       // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.
-      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/mcp/') || p.startsWith('src/tools/') || p.startsWith('src/model/scripted/') || p === 'src/cli/settings.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
+      'zod/mini': (p) => p.startsWith('protocol/') || p.startsWith('src/mcp/') || p.startsWith('src/tools/') || p.startsWith('src/agents/') || p.startsWith('src/model/scripted/') || p === 'src/config/settings-schema.ts' || p === 'src/hooks/output.ts' || p.startsWith('src/store/'),
     };
     const bad: string[] = [];
     for (const f of sources) {
@@ -132,6 +132,29 @@ describe('architecture', () => {
         if (home && !home(f.path)) bad.push(`${f.path} imports ${i}`);
       }
     }
+    expect(bad).toEqual([]);
+  });
+
+  it('the core never reads the process: configuration is passed in (src/config resolves it once)', () => {
+    // Allowed, documented: process.pid (whose children are ours) and process.kill (signalling tool process groups)
+    // are operations on this process, not configuration.
+    const ALLOWED = new Set(['pid', 'kill']);
+    const bad: string[] = [];
+    for (const f of sources.filter((s) => CORE.some((c) => s.path.startsWith(c)))) {
+      const code = f.text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+      for (const m of code.matchAll(/(?<![\w.$/])process\.(\w+)/g)) if (!ALLOWED.has(m[1] as string)) bad.push(`${f.path}: process.${m[1]}`);
+      for (const m of code.matchAll(/(?<![\w.$])process\s*\[/g)) bad.push(`${f.path}: ${m[0]}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('environment variables are read in one module (src/config/env.ts) on the composition side', () => {
+    // The launcher (runs before Node's options are set), the subcommands (no session) and main.ts (hands the
+    // environment to src/config) are the documented exceptions.
+    const EXEMPT = ['src/config/env.ts', 'src/cli/launch.ts', 'src/cli/native.ts', 'src/cli/main.ts', 'src/cli/subcommands/'];
+    const bad = sources
+      .filter((s) => (s.path.startsWith('src/cli/') || s.path.startsWith('src/config/') || s.path.startsWith('src/control/')) && !EXEMPT.some((e) => s.path.startsWith(e)))
+      .flatMap((f) => [...f.text.matchAll(/\benv\[['"]([A-Z_0-9]+)['"]\]|process\.env\b/g)].map((m) => `${f.path}: ${m[0]}`));
     expect(bad).toEqual([]);
   });
 

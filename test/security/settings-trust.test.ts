@@ -8,8 +8,8 @@ import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSettings, persistUpdate, settingsPaths, trustStorePath } from '../../src/cli/settings.js';
-import { silentLogger } from '../../src/log/logger.js';
+import { persistUpdate, settingsPaths, trustStorePath } from '../../src/cli/settings.js';
+import { loadSettings as loadResolved } from '../../src/config/config.js';
 import { tempDir } from '../support/daemon.js';
 import { collect, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 
@@ -96,7 +96,7 @@ describe('loadSettings: what repository files may grant', () => {
 
   it('keeps restrictions and non-granting rules, drops grants, and says what it dropped', () => {
     const { cwd, configDir } = fixture();
-    const s = loadSettings({ sources: ['user', 'project', 'local'], flagSettings: undefined, configDir, cwd, logger: silentLogger() });
+    const s = loadResolved({ sources: ['user', 'project', 'local'], flagSettings: undefined, configDir, cwd, managedDir: '/nonexistent' });
     expect(s.rules.map((r) => `${r.behavior} ${r.toolName}${r.ruleContent ? `(${r.ruleContent})` : ''} ${r.source}`)).toEqual([
       'deny Bash(rm:*) projectSettings',
       'ask Read(./x) projectSettings',
@@ -123,13 +123,13 @@ describe('loadSettings: what repository files may grant', () => {
 
   it('the same files given by the host (--settings, user settings) grant everything', () => {
     const { cwd, configDir } = fixture();
-    const s = loadSettings({ sources: [], flagSettings: JSON.stringify(project), configDir, cwd, logger: silentLogger() });
+    const s = loadResolved({ sources: [], flagSettings: JSON.stringify(project), configDir, cwd, managedDir: '/nonexistent' });
     expect(s.rules.filter((r) => r.behavior === 'allow').map((r) => r.toolName)).toEqual(['Bash', 'Read']);
     expect(s.defaultMode).toBe('acceptEdits');
     expect(s.additionalDirectories).toEqual(['/opt']);
     mkdirSync(configDir, { recursive: true });
     writeFileSync(join(configDir, 'settings.json'), JSON.stringify(local));
-    const u = loadSettings({ sources: ['user'], flagSettings: undefined, configDir, cwd, logger: silentLogger() });
+    const u = loadResolved({ sources: ['user'], flagSettings: undefined, configDir, cwd, managedDir: '/nonexistent' });
     expect(u.rules.filter((r) => r.behavior === 'allow').length).toBe(7);
     expect(u.ignored).toEqual([]);
   });
@@ -138,11 +138,11 @@ describe('loadSettings: what repository files may grant', () => {
     const { cwd, configDir } = fixture();
     const p = settingsPaths(configDir, cwd);
     persistUpdate(p.localSettings, { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'make:*' }], behavior: 'allow', destination: 'localSettings' }, trustStorePath(configDir));
-    const s = loadSettings({ sources: ['local'], flagSettings: undefined, configDir, cwd, logger: silentLogger() });
+    const s = loadResolved({ sources: ['local'], flagSettings: undefined, configDir, cwd, managedDir: '/nonexistent' });
     expect(s.rules.filter((r) => r.toolName === 'Bash').map((r) => r.ruleContent)).toEqual(['npm test:*', 'make:*']);
     expect(s.ignored).toEqual([]);
     writeFileSync(p.localSettings, JSON.stringify({ permissions: { allow: ['Bash'] } }));
-    const t = loadSettings({ sources: ['local'], flagSettings: undefined, configDir, cwd, logger: silentLogger() });
+    const t = loadResolved({ sources: ['local'], flagSettings: undefined, configDir, cwd, managedDir: '/nonexistent' });
     expect(t.rules).toEqual([]);
     expect(t.ignored).toEqual([{ file: p.localSettings, what: 'allow rule Bash' }]);
   });

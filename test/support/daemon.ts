@@ -44,6 +44,8 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
     // The run's temporary root: spill and Bash output files of the daemon go there, not into the real TMPDIR.
     TMPDIR: tmpdir(),
     AGENTD_LOG_LEVEL: 'warn',
+    // The machine's own managed policy (/etc/claude-code) must not change what a test sees.
+    AGENTD_MANAGED_SETTINGS_DIR: join(home, 'etc-claude-code'),
   };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;

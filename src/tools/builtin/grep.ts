@@ -206,7 +206,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool<GrepInput, Grep
   const findRg = (ctx: ToolCallContext): Promise<string | undefined> => {
     if (opts.forceFallback) return Promise.resolve(undefined);
     if (opts.rgPath !== undefined) return Promise.resolve(opts.rgPath);
-    rgLookup ??= findOnPath('rg', ctx.env.childEnv['PATH'] ?? process.env['PATH']);
+    rgLookup ??= findOnPath('rg', ctx.env.childEnv['PATH']);
     return rgLookup;
   };
   return {

@@ -1,5 +1,6 @@
 // The control handlers the current claude-agent-acp needs: generate_session_title (local, persisted on request),
 // get_context_usage (an estimated breakdown in Claude Code's shape) and remote_control (a typed refusal).
+import { buildInitializeResponse } from '../../../src/control/initialize.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GetContextUsageResponse } from '../../../protocol/src/index.js';
 import type { ContextSnapshot } from '../../../src/control/context-usage.js';
@@ -21,8 +22,9 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
   const persisted: string[] = [];
   const h = createControlHandlers({
     session: harness.session,
-    initialize: () => ({}),
-    canBypass: false,
+    initialize: () => buildInitializeResponse({ defaultModel: 'claude-test', currentModel: 'claude-test', permissionMode: 'default', apiKeySource: 'none', hooksApplied: false, agentdVersion: '0.0.0', busy: false }),
+    bypassRefusal: 'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
+    disabledModes: new Map(),
     defaultModel: 'claude-test',
     onPermissionMode: () => undefined,
     mcpStatus: () => [],

@@ -98,6 +98,14 @@ describe('decisions', () => {
     expect(await decide(input(Write, f, { mode: 'bypassPermissions', deny: ['Edit(./src/**)'] }))).toMatchObject({ behavior: 'deny' });
   });
 
+  it('bypass mode skips ask rules, except the managed policy\'s', async () => {
+    const f = { file_path: join(cwd, 'src/new.ts') };
+    expect(await decide(input(Write, f, { mode: 'bypassPermissions', ask: ['Write'] }))).toMatchObject({ behavior: 'allow', decidedBy: 'mode:bypassPermissions' });
+    const d = input(Write, f, { mode: 'bypassPermissions' });
+    d.rules.add(rulesFrom(['Write'], 'ask', 'policySettings', cwd));
+    expect(await decide(d)).toMatchObject({ behavior: 'ask', decidedBy: 'rule:Write@policySettings', reason: 'The managed policy rule Write requires asking, in every mode.' });
+  });
+
   it('deny beats ask beats allow, and beats a hook’s allow', async () => {
     const c = { command: 'git status' };
     expect(await decide(input(Bash, c, { allow: ['Bash'], ask: ['Bash(git status:*)'] }))).toMatchObject({ behavior: 'ask', reasonType: 'rule' });

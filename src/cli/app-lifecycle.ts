@@ -1,0 +1,136 @@
+// The process edge of the composition root: the input loop (a one-shot prompt, or stdin frames until EOF), the
+// end at EOF, and the shutdown a signal or the host's disappearance asks for. Created before the object graph (the
+// frame writer must be able to ask for a shutdown), given its parts with `attach`, started with `run`.
+import type { Readable, Writable } from 'node:stream';
+import type { OutboundFrame } from '../../protocol/src/index.js';
+import type { Logger } from '../log/logger.js';
+import type { AbortReason } from '../util/abort.js';
+import { newUuid } from '../util/ids.js';
+import { readLines, type LineEvent } from '../transport/line-reader.js';
+import { EXIT } from './exit-codes.js';
+import { printText, readAll } from './app-support.js';
+
+export interface LifecycleParts {
+  /** Settles before stdin is read; true: start-up failed (a required sandbox) and was reported, the run ends. */
+  startupGate?: () => Promise<boolean>;
+  stdin: Readable;
+  stdout: Writable;
+  /** One-shot mode: the prompt is text (argument or stdin), the result is printed at the end unless stream-json. */
+  printMode: boolean;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  prompt: string | undefined;
+  maxLineBytes: number;
+  logger: Logger;
+  lastResult: () => OutboundFrame | undefined;
+  handleLine: (ev: LineEvent) => Promise<void>;
+  submitPrompt: (prompt: { uuid: string; content: string; shouldQuery: true; isSynthetic: false }) => void;
+  /** After the first line (or at once in one-shot mode): load what a turn needs. */
+  warmUp: () => void;
+  /** Pending requests to the host resolve (as denied): it can no longer answer. */
+  closeHostRequests: (why: string) => void;
+  session: { abortAll(reason: AbortReason): void; endOfInput(): void; done(): Promise<void> };
+  /** Stops every child (MCP servers, background shells, tool process groups). */
+  stopChildren: () => Promise<unknown>;
+  sessionEnd: (reason: 'prompt_input_exit' | 'other', timeoutMs: number) => Promise<unknown>;
+  closeTranscript: () => void;
+  drainFrames: () => Promise<void>;
+}
+
+export class AppLifecycle {
+  readonly exit: Promise<number>;
+  private resolveExit: (code: number) => void = () => undefined;
+  private finishing = false;
+  private shuttingDown = false;
+  private parts: LifecycleParts | undefined;
+
+  constructor() {
+    this.exit = new Promise<number>((r) => {
+      this.resolveExit = r;
+    });
+  }
+
+  /** The daemon is writing its last frames: nothing new goes to the host. */
+  get exiting(): boolean {
+    return this.finishing;
+  }
+
+  attach(parts: LifecycleParts): void {
+    this.parts = parts;
+  }
+
+  /** Signal or host loss: abort, stop children (bounded), flush, exit with `code`, even if stdin ends meanwhile. */
+  shutdown(code: number, reason: AbortReason): void {
+    const p = this.parts;
+    if (this.finishing || this.shuttingDown) return;
+    this.shuttingDown = true;
+    if (!p) {
+      this.finishing = true;
+      this.resolveExit(code);
+      return;
+    }
+    p.closeHostRequests(reason.kind);
+    p.session.abortAll(reason);
+    void (async () => {
+      await Promise.race([Promise.all([p.session.done(), p.stopChildren()]), new Promise((r) => setTimeout(r, 2500))]);
+      await this.finish(code, 'other');
+    })();
+  }
+
+  /** Serves the input until it ends, then lets queued work finish and exits. */
+  run(): void {
+    const p = this.parts;
+    if (!p) throw new Error('AppLifecycle.run before attach');
+    void (async () => {
+      if (await p.startupGate?.()) {
+        this.finishing = true;
+        p.closeTranscript();
+        this.resolveExit(EXIT.startup);
+        return;
+      }
+      try {
+        if (p.printMode) {
+          p.warmUp();
+          const prompt = p.prompt ?? (await readAll(p.stdin));
+          p.submitPrompt({ uuid: newUuid(), content: prompt, shouldQuery: true, isSynthetic: false });
+        } else {
+          let first = true;
+          for await (const ev of readLines(p.stdin, { maxLineBytes: p.maxLineBytes })) {
+            if (this.finishing) break;
+            await p.handleLine(ev);
+            if (first) setImmediate(p.warmUp);
+            first = false;
+          }
+        }
+      } catch (err) {
+        p.logger.error({ err }, 'stdin failed');
+      }
+      if (this.finishing || this.shuttingDown) return;
+      // stdin EOF: requests to the host can no longer be answered (they resolve as denied); queued work finishes.
+      p.closeHostRequests('stdin closed');
+      p.session.endOfInput();
+      await p.session.done();
+      // No tool or MCP server process outlives the daemon: stopped calls may still be inside their kill grace period.
+      await p.stopChildren();
+      if (this.shuttingDown) return;
+      const last = p.lastResult();
+      const failed = p.printMode && last?.type === 'result' && last.is_error;
+      await this.finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
+    })();
+  }
+
+  private async finish(code: number, reason: 'prompt_input_exit' | 'other'): Promise<void> {
+    const p = this.parts;
+    if (this.finishing || !p) return;
+    this.finishing = true;
+    // SessionEnd hooks get a bounded moment (command hooks; SDK callbacks cannot be answered once stdin is closed).
+    await p.sessionEnd(reason, 1500).catch(() => undefined);
+    const last = p.lastResult();
+    if (p.printMode && p.outputFormat !== 'stream-json' && last) {
+      const line = p.outputFormat === 'json' ? JSON.stringify(last) : printText(last);
+      p.stdout.write(`${line}\n`);
+    }
+    p.closeTranscript();
+    await p.drainFrames();
+    this.resolveExit(code);
+  }
+}

@@ -1,0 +1,174 @@
+// One configuration, resolved once at start-up from flags, the environment and the settings files, then frozen.
+// Precedence (documented in the README, checked by test/unit/config):
+//  - the managed policy on top: its deny/ask rules and locks bind every other layer (settings-resolve.ts);
+//  - model: --model > ANTHROPIC_MODEL > settings `model` (policy > --settings > local > project > user) > default;
+//  - permission mode: --permission-mode (or --dangerously-skip-permissions) > settings `defaultMode` > default;
+//  - environment: the settings `env` (user < project < local < --settings < policy) over the inherited
+//    environment, as Claude Code applies it; a repository's file cannot set agentd's own variables;
+//  - rules and directories: every layer, the flags' (--allowedTools, --disallowedTools, --add-dir) included.
+// Runtime changes (set_model, set_permission_mode, …) go through the session's methods, never through this object.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { PermissionModeName } from '../permissions/modes.js';
+import { type PermissionRule, rulesFrom } from '../permissions/rules.js';
+import { type EnvConfig, readEnv } from './env.js';
+import { StartupError } from './errors.js';
+import { readSettingsLayers, type SettingsSourceName } from './settings-files.js';
+import { type ResolvedSettings, resolveSettings } from './settings-resolve.js';
+import { readTrustStore, trustStorePath } from './trust.js';
+
+export const DEFAULT_MODEL = 'claude-opus-5-5';
+/** Where Claude Code reads the admin policy on Linux (macOS and Windows have their own; agentd runs on Linux). */
+export const DEFAULT_MANAGED_SETTINGS_DIR = '/etc/claude-code';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** What the flags say (a subset of CliOptions, so this module does not depend on the CLI). */
+export interface FlagInput {
+  model: string | undefined;
+  permissionMode: PermissionModeName | undefined;
+  allowDangerouslySkipPermissions: boolean;
+  allowedTools: readonly string[];
+  disallowedTools: readonly string[];
+  addDirs: readonly string[];
+  settingSources: readonly SettingsSourceName[] | undefined;
+  settings: string | undefined;
+  managedSettings: string | undefined;
+}
+
+export interface AppConfig {
+  readonly cwd: string;
+  readonly home: string;
+  readonly configDir: string;
+  /** agentd's own environment variables, typed (inherited environment + trusted settings `env`). */
+  readonly env: EnvConfig;
+  /** The environment child processes (tools, hooks, MCP stdio servers) start from, before credentials are removed. */
+  readonly childEnvSource: Env;
+  readonly settings: ResolvedSettings;
+  readonly model: { readonly initial: string; readonly launchDefault: string };
+  readonly permissions: {
+    readonly startMode: PermissionModeName;
+    /** Every rule at start: settings layers, then --allowedTools / --disallowedTools. */
+    readonly rules: readonly PermissionRule[];
+    readonly additionalDirectories: readonly string[];
+    /** Why bypassPermissions cannot be entered, or undefined when it can (launched with the flag, not disabled). */
+    readonly bypassRefusal: string | undefined;
+    /** Modes no session may enter, with the settings file that says so. */
+    readonly disabledModes: ReadonlyMap<PermissionModeName, string>;
+    readonly denyInsteadOfPrompting: boolean;
+    /** allowManagedPermissionRulesOnly: permission updates cannot add allow rules. */
+    readonly managedRulesOnly: boolean;
+  };
+  /** Rules and settings the configuration did not honour, for one log line each. */
+  readonly ignored: ReadonlyArray<{ file: string; what: string }>;
+}
+
+/**
+ * The directory of the admin policy. AGENTD_MANAGED_SETTINGS_DIR (for tests and machines without root) is used only
+ * when the system directory holds no policy: an environment variable must not switch an administrator's policy off.
+ */
+export function managedSettingsDir(override: string | undefined, system: string): string {
+  if (override === undefined) return system;
+  return existsSync(join(system, 'managed-settings.json')) || existsSync(join(system, 'managed-settings.d')) ? system : override;
+}
+
+export interface ResolveInput {
+  flags: FlagInput;
+  env: Env;
+  cwd: string;
+  home?: string;
+  trust: (configDir: string) => Readonly<Record<string, string>>;
+  warnRule: (rule: string, file: string) => void;
+  /** The system policy directory (default /etc/claude-code); tests point it elsewhere. */
+  systemManagedDir?: string;
+}
+
+export function resolveConfig(input: ResolveInput): AppConfig {
+  const { flags, cwd } = input;
+  const inherited = readEnv(input.env);
+  const home = input.home ?? inherited.home ?? homedir();
+  const configDir = inherited.configDir ?? join(home, '.claude');
+  const read = readSettingsLayers({
+    sources: flags.settingSources ?? ['user', 'project', 'local'],
+    flagSettings: flags.settings,
+    managedSettings: flags.managedSettings,
+    configDir,
+    home,
+    cwd,
+    managedDir: managedSettingsDir(inherited.managedSettingsDir, input.systemManagedDir ?? DEFAULT_MANAGED_SETTINGS_DIR),
+  });
+  const settings = resolveSettings({ layers: read.layers, problems: read.problems, trust: input.trust(configDir), warnRule: input.warnRule });
+  const env = readEnv({ ...input.env, ...settings.ownEnv });
+  const ignored = [...settings.ignored, ...read.droppedManagedKeys.map((k) => ({ file: '--managed-settings', what: `${k} (not a restrictive setting; Claude Code drops it from managedSettings)` }))];
+  if (read.parentPolicyDropped) ignored.push({ file: '--managed-settings', what: 'all of it: an admin managed-settings file exists (parentSettingsBehavior is not "merge")' });
+
+  const cliRules: PermissionRule[] = [];
+  const warnCli = (r: string): void => input.warnRule(r, 'command line');
+  for (const r of rulesFrom(flags.allowedTools, 'allow', 'cliArg', cwd, warnCli)) {
+    if (settings.managedRulesOnly) ignored.push({ file: '--allowedTools', what: `allow rule ${r.toolName} (allowManagedPermissionRulesOnly)` });
+    else cliRules.push(r);
+  }
+  cliRules.push(...rulesFrom(flags.disallowedTools, 'deny', 'cliArg', cwd, warnCli));
+
+  const bypassDisabledBy = settings.disabledModes.get('bypassPermissions');
+  const bypassRefusal =
+    bypassDisabledBy !== undefined
+      ? `bypassPermissions is disabled by ${bypassDisabledBy} (permissions.disableBypassPermissionsMode).`
+      : flags.allowDangerouslySkipPermissions
+        ? undefined
+        : 'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.';
+  let startMode: PermissionModeName;
+  if (flags.permissionMode !== undefined) startMode = flags.permissionMode;
+  else if (settings.defaultMode === 'bypassPermissions' && !flags.allowDangerouslySkipPermissions) startMode = 'default';
+  else startMode = settings.defaultMode ?? 'default';
+  const disabledBy = settings.disabledModes.get(startMode);
+  if (disabledBy !== undefined) {
+    throw new StartupError('permission_mode_disabled', `Permission mode ${startMode} was requested, but ${disabledBy} disables it.`);
+  }
+
+  const launchDefault = flags.model ?? env.anthropic.model ?? settings.model ?? DEFAULT_MODEL;
+  return Object.freeze({
+    cwd,
+    home,
+    configDir,
+    env,
+    childEnvSource: Object.freeze({ ...input.env, ...settings.childEnv }),
+    settings,
+    model: Object.freeze({ initial: launchDefault, launchDefault }),
+    permissions: Object.freeze({
+      startMode,
+      rules: Object.freeze([...settings.rules, ...cliRules]),
+      additionalDirectories: Object.freeze([...flags.addDirs, ...settings.additionalDirectories].map((d) => resolve(cwd, d))),
+      bypassRefusal,
+      disabledModes: settings.disabledModes,
+      denyInsteadOfPrompting: settings.denyInsteadOfPrompting,
+      managedRulesOnly: settings.managedRulesOnly,
+    }),
+    ignored: Object.freeze(ignored),
+  });
+}
+
+/** The settings layers alone, resolved (no flags): for tests and the tools that inspect settings. */
+export function loadSettings(o: {
+  sources: readonly SettingsSourceName[];
+  flagSettings: string | undefined;
+  managedSettings?: string | undefined;
+  managedDir?: string;
+  configDir: string;
+  cwd: string;
+  home?: string;
+  trust?: Readonly<Record<string, string>>;
+  warnRule?: (rule: string, file: string) => void;
+}): ResolvedSettings {
+  const read = readSettingsLayers({
+    sources: o.sources,
+    flagSettings: o.flagSettings,
+    managedSettings: o.managedSettings,
+    configDir: o.configDir,
+    home: o.home ?? homedir(),
+    cwd: o.cwd,
+    managedDir: o.managedDir ?? DEFAULT_MANAGED_SETTINGS_DIR,
+  });
+  return resolveSettings({ layers: read.layers, problems: read.problems, trust: o.trust ?? readTrustStore(trustStorePath(o.configDir)), warnRule: o.warnRule ?? (() => undefined) });
+}

@@ -1,0 +1,90 @@
+// The one place that knows agentd's environment variables (Claude Code's names where they exist, AGENTD_* for
+// agentd's own). Everything else gets typed values from here; the core never reads the environment. Exceptions,
+// by necessity: the launcher (cli/launch.ts, cli/native.ts runs before Node options are set) and the children's
+// environment itself (tools/environment.ts removes credentials from the whole record it is given).
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, ...names: string[]): number | undefined {
+  for (const n of names) {
+    const v = env[n];
+    if (v !== undefined && /^\d+$/.test(v)) return Number(v);
+  }
+  return undefined;
+}
+function str(env: Env, name: string): string | undefined {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+export type SessionStateMode = 'visible' | 'host_only' | 'none';
+
+/** What the environment says, typed. Unset or unparsable numbers are undefined, so defaults apply. */
+export interface EnvConfig {
+  /** CLAUDE_CONFIG_DIR (default ~/.claude). */
+  configDir: string | undefined;
+  /** AGENTD_MANAGED_SETTINGS_DIR: the admin policy's directory when /etc/claude-code holds none (config.ts). */
+  managedSettingsDir: string | undefined;
+  anthropic: {
+    apiKey: string | undefined;
+    authToken: string | undefined;
+    baseUrl: string | undefined;
+    model: string | undefined;
+    timeoutMs: number | undefined;
+  };
+  /** CLAUDE_AGENT_SDK_CLIENT_APP: appended to the user agent. */
+  clientApp: string | undefined;
+  retry: { maxRetries: number | undefined; baseDelayMs: number | undefined; firstEventTimeoutMs: number | undefined; idleTimeoutMs: number | undefined };
+  maxToolConcurrency: number | undefined;
+  maxOutputTokens: number | undefined;
+  maxThinkingTokens: number | undefined;
+  sessionState: SessionStateMode;
+  mcp: { timeoutMs: number | undefined; connectTimeoutMs: number | undefined; toolTimeoutMs: number | undefined; maxOutputTokens: number | undefined };
+  /** AGENTD_READONLY_SANDBOX, parsed by tools/sandbox. */
+  readOnlySandbox: string | undefined;
+  path: string | undefined;
+  home: string | undefined;
+  logLevel: string | undefined;
+  modelProvider: string | undefined;
+  scenario: string | undefined;
+  scenarioRecord: string | undefined;
+  usageFrames: boolean;
+}
+
+export function readEnv(env: Env): EnvConfig {
+  return {
+    configDir: str(env, 'CLAUDE_CONFIG_DIR'),
+    managedSettingsDir: str(env, 'AGENTD_MANAGED_SETTINGS_DIR'),
+    anthropic: {
+      apiKey: str(env, 'ANTHROPIC_API_KEY'),
+      authToken: str(env, 'ANTHROPIC_AUTH_TOKEN'),
+      baseUrl: str(env, 'ANTHROPIC_BASE_URL'),
+      model: str(env, 'ANTHROPIC_MODEL'),
+      timeoutMs: int(env, 'API_TIMEOUT_MS'),
+    },
+    clientApp: str(env, 'CLAUDE_AGENT_SDK_CLIENT_APP'),
+    retry: {
+      maxRetries: int(env, 'AGENTD_MAX_RETRIES'),
+      baseDelayMs: int(env, 'AGENTD_RETRY_BASE_DELAY_MS'),
+      firstEventTimeoutMs: int(env, 'AGENTD_FIRST_EVENT_TIMEOUT_MS'),
+      idleTimeoutMs: int(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS'),
+    },
+    maxToolConcurrency: int(env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY'),
+    maxOutputTokens: int(env, 'CLAUDE_CODE_MAX_OUTPUT_TOKENS'),
+    maxThinkingTokens: int(env, 'MAX_THINKING_TOKENS'),
+    sessionState: env['CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS'] === '1' ? 'visible' : env['CLAUDE_CODE_SDK_READS_SESSION_STATE'] === '1' ? 'host_only' : 'none',
+    mcp: {
+      timeoutMs: int(env, 'MCP_TIMEOUT'),
+      connectTimeoutMs: int(env, 'MCP_CONNECT_TIMEOUT_MS'),
+      toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT'),
+      maxOutputTokens: int(env, 'MAX_MCP_OUTPUT_TOKENS'),
+    },
+    readOnlySandbox: env['AGENTD_READONLY_SANDBOX'],
+    path: env['PATH'],
+    home: str(env, 'HOME'),
+    logLevel: env['AGENTD_LOG_LEVEL'],
+    modelProvider: env['AGENTD_MODEL_PROVIDER'],
+    scenario: str(env, 'AGENTD_SCENARIO'),
+    scenarioRecord: env['AGENTD_SCENARIO_RECORD'],
+    usageFrames: env['AGENTD_USAGE_FRAMES'] === '1',
+  };
+}

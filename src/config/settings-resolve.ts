@@ -1,0 +1,222 @@
+// Merges the settings layers (settings-files.ts) into one typed, immutable result, with Claude Code's precedence:
+// policy > --settings > local > project > user for single values (`model`, `defaultMode`, `outputStyle`, …);
+// `env` merges key by key in the same order; permission rules, directories and hooks accumulate from every
+// layer (a deny anywhere denies). The managed policy cannot be loosened: its locks (allowManagedPermissionRulesOnly,
+// allowManagedHooksOnly, disableAllHooks, disableBypassPermissionsMode…) are applied here, and the security keys
+// agentd cannot honour are refused.
+//
+// Trust: the project and local files belong to the repository (a clone brings them; the model could write them),
+// so they grant nothing the host never saw. From them, unless agentd itself wrote that exact content for the host
+// (a permission update persisted to projectSettings/localSettings, its content recorded in the config directory):
+//  - project: no allow rules and no additionalDirectories (as Claude Code 2.1.330, measured);
+//  - local: no allow rules for Bash, Write, Edit, MultiEdit, NotebookEdit and no additionalDirectories;
+//  - both: defaultMode acceptEdits and bypassPermissions are ignored;
+//  - both: their command hooks run (as in Claude Code) but cannot allow a call or add permissions;
+//  - both: `env` reaches tools, hooks and MCP servers, but not variables that change which code runs (PATH,
+//    LD_PRELOAD, BASH_ENV, NODE_OPTIONS, GIT_*…) nor agentd's own configuration (ANTHROPIC_*, CLAUDE_*, AGENTD_*).
+// Deny and ask rules, and the other modes, only restrict and are always honoured.
+import { mergeSandboxBlocks } from '../tools/sandbox/settings.js';
+import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
+import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
+import { StartupError } from './errors.js';
+import type { LayerSource, SettingsLayer, SettingsProblem } from './settings-files.js';
+import { IMPLEMENTED_KEYS, IMPLEMENTED_PERMISSION_KEYS, REFUSED_SETTINGS, valueAt } from './settings-schema.js';
+
+export interface SettingsCommandHook {
+  event: string;
+  matcher: string | undefined;
+  command: string;
+  timeoutSec: number | undefined;
+  source: RuleSource;
+  /** False for hooks from an untrusted project/local file: their answers cannot allow or add permissions. */
+  grants: boolean;
+}
+
+export interface ResolvedSettings {
+  rules: readonly PermissionRule[];
+  defaultMode: PermissionModeName | undefined;
+  additionalDirectories: readonly string[];
+  commandHooks: readonly SettingsCommandHook[];
+  /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
+  disabledMcpjsonServers: readonly string[];
+  /** Variables every tool, hook and MCP stdio server gets (settings `env`, merged). */
+  childEnv: Readonly<Record<string, string>>;
+  /** The subset that may also configure agentd itself (from user, --settings and policy layers only). */
+  ownEnv: Readonly<Record<string, string>>;
+  model: string | undefined;
+  outputStyle: string | undefined;
+  apiKeyHelper: { command: string; file: string } | undefined;
+  includeCoAuthoredBy: boolean | undefined;
+  cleanupPeriodDays: number | undefined;
+  /** Modes no session may enter (disableBypassPermissionsMode / disableAutoMode: "disable"), with the file. */
+  disabledModes: ReadonlyMap<PermissionModeName, string>;
+  /** permissions.denyInsteadOfPrompting: a call that would ask is denied. */
+  denyInsteadOfPrompting: boolean;
+  /** The policy allows only its own permission rules: host updates cannot add allow rules. */
+  managedRulesOnly: boolean;
+  /** The `sandbox` blocks of the layers merged (tools/sandbox/settings.ts mergeSandboxBlocks; resolveSandboxSettings reads it). */
+  sandbox: unknown;
+  /** What was not honoured from untrusted project/local files (or locked out by policy), for the log and tests. */
+  ignored: ReadonlyArray<{ file: string; what: string }>;
+  /** Keys agentd does not implement, once per file. */
+  unsupported: ReadonlyArray<{ file: string; key: string }>;
+  problems: readonly SettingsProblem[];
+}
+
+/** Allow rules that grant shell or write access. */
+const GRANTING_TOOLS = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+/** Variables a repository's settings file may not set: they change which code a command runs, or agentd itself. */
+export function envNameRefusedFromRepo(name: string): boolean {
+  return (
+    /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|HOME|SHELL|TMPDIR)$/.test(name) ||
+    /^(LD_|DYLD_|GIT_|PYTHON|ANTHROPIC_|CLAUDE|AGENTD|AWS_|GOOGLE_|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA)/i.test(name)
+  );
+}
+
+const LAYER_ORDER: Record<LayerSource, number> = { userSettings: 0, projectSettings: 1, localSettings: 2, flagSettings: 3, policySettings: 4 };
+
+export function resolveSettings(input: { layers: readonly SettingsLayer[]; problems: readonly SettingsProblem[]; trust: Readonly<Record<string, string>>; warnRule: (rule: string, file: string) => void }): ResolvedSettings {
+  const layers = [...input.layers].sort((a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source]);
+  const policy = layers.filter((l) => l.source === 'policySettings');
+  const policyOn = (k: 'allowManagedPermissionRulesOnly' | 'allowManagedHooksOnly' | 'disableAllHooks'): boolean => policy.some((l) => l.data[k] === true);
+  const managedRulesOnly = policyOn('allowManagedPermissionRulesOnly');
+  const managedHooksOnly = policyOn('allowManagedHooksOnly');
+  const policyNoHooks = policyOn('disableAllHooks');
+
+  // Refusals first: a security setting agentd cannot honour stops the start-up, from whichever layer.
+  for (const l of layers) {
+    for (const r of REFUSED_SETTINGS) {
+      const v = valueAt(l.raw, r.path);
+      if (r.restrictive(v)) {
+        throw new StartupError(
+          l.source === 'policySettings' ? 'managed_settings_unsupported' : 'settings_unsupported',
+          `${l.file} sets ${r.path.join('.')}, a security setting agentd cannot honour (${r.why}); remove it or use Claude Code.`,
+        );
+      }
+    }
+  }
+
+  const rules: PermissionRule[] = [];
+  const additionalDirectories: string[] = [];
+  const commandHooks: SettingsCommandHook[] = [];
+  const disabledMcpjsonServers: string[] = [];
+  const childEnv: Record<string, string> = {};
+  const ownEnv: Record<string, string> = {};
+  const disabledModes = new Map<PermissionModeName, string>();
+  const ignored: Array<{ file: string; what: string }> = [];
+  const unsupported: Array<{ file: string; key: string }> = [];
+  let defaultMode: PermissionModeName | undefined;
+  let denyInsteadOfPrompting = false;
+  let model: string | undefined;
+  let outputStyle: string | undefined;
+  let apiKeyHelper: ResolvedSettings['apiKeyHelper'];
+  let includeCoAuthoredBy: boolean | undefined;
+  let cleanupPeriodDays: number | undefined;
+  const sandboxLayers: Array<{ block: unknown; trusted: boolean }> = [];
+  // Hooks: disableAllHooks in a non-policy layer turns off the hooks of non-policy layers only.
+  const userNoHooks = layers.some((l) => l.source !== 'policySettings' && l.data.disableAllHooks === true);
+
+  for (const l of layers) {
+    const s = l.data;
+    const repoFile = l.source === 'projectSettings' || l.source === 'localSettings';
+    const trusted = !repoFile || input.trust[l.file] === l.text;
+    const isPolicy = l.source === 'policySettings';
+    const ignore = (what: string): void => void ignored.push({ file: l.file, what });
+    for (const k of Object.keys(l.raw)) if (!IMPLEMENTED_KEYS.has(k) && !REFUSED_SETTINGS.some((r) => r.path[0] === k)) unsupported.push({ file: l.file, key: k });
+    const p = s.permissions;
+    if (p) {
+      for (const k of Object.keys(p)) if (!IMPLEMENTED_PERMISSION_KEYS.has(k) && !REFUSED_SETTINGS.some((r) => r.path[1] === k)) unsupported.push({ file: l.file, key: `permissions.${k}` });
+      const warn = (rule: string): void => input.warnRule(rule, l.file);
+      const lockedOut = managedRulesOnly && !isPolicy;
+      for (const r of rulesFrom(p.allow ?? [], 'allow', l.source, l.baseDir, warn)) {
+        if (lockedOut) ignore(`allow rule ${formatRule(r)} (allowManagedPermissionRulesOnly)`);
+        else if (!trusted && (l.source === 'projectSettings' || GRANTING_TOOLS.has(r.toolName))) ignore(`allow rule ${formatRule(r)}`);
+        else rules.push(r);
+      }
+      // Deny and ask rules only restrict: kept from every layer, whatever the policy locks.
+      rules.push(...rulesFrom(p.deny ?? [], 'deny', l.source, l.baseDir, warn));
+      rules.push(...rulesFrom(p.ask ?? [], 'ask', l.source, l.baseDir, warn));
+      if (p.defaultMode !== undefined) {
+        const m = normalizeMode(p.defaultMode);
+        if (!m) input.warnRule(`defaultMode ${p.defaultMode}`, l.file);
+        else if (!trusted && (m === 'acceptEdits' || m === 'bypassPermissions')) ignore(`defaultMode ${m}`);
+        else defaultMode = m;
+      }
+      if (trusted && !lockedOut) additionalDirectories.push(...(p.additionalDirectories ?? []));
+      else for (const d of p.additionalDirectories ?? []) ignore(`additionalDirectories ${d}`);
+      if (p.disableBypassPermissionsMode === 'disable' && !disabledModes.has('bypassPermissions')) disabledModes.set('bypassPermissions', l.file);
+      if (p.disableAutoMode === 'disable' && !disabledModes.has('auto')) disabledModes.set('auto', l.file);
+      if (p.denyInsteadOfPrompting === true) denyInsteadOfPrompting = true;
+    }
+    if (s.disableAutoMode === 'disable' && !disabledModes.has('auto')) disabledModes.set('auto', l.file);
+    disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
+
+    for (const [k, v] of Object.entries(s.env ?? {})) {
+      if (v === undefined || v === null) continue;
+      const value = typeof v === 'string' ? v : String(v);
+      if (!trusted && envNameRefusedFromRepo(k)) {
+        ignore(`env ${k}`);
+        continue;
+      }
+      childEnv[k] = value;
+      if (!repoFile) ownEnv[k] = value;
+    }
+
+    const hooksOff = isPolicy ? policyNoHooks : policyNoHooks || userNoHooks || managedHooksOnly;
+    for (const [event, entries] of Object.entries(s.hooks ?? {})) {
+      for (const e of entries) {
+        for (const h of e.hooks) {
+          if (hooksOff) {
+            ignore(`hook ${event} ${h.command ?? ''} (${managedHooksOnly && !isPolicy ? 'allowManagedHooksOnly' : 'disableAllHooks'})`);
+            continue;
+          }
+          if ((h.type ?? 'command') !== 'command' || !h.command) {
+            unsupported.push({ file: l.file, key: `hooks.${event} (type ${h.type ?? 'command'})` });
+            continue;
+          }
+          commandHooks.push({ event, matcher: e.matcher, command: h.command, timeoutSec: h.timeout, source: l.source, grants: trusted });
+        }
+      }
+    }
+    // Single values: the highest layer wins (layers are in ascending order).
+    if (s.model !== undefined) model = s.model;
+    if (s.outputStyle !== undefined) outputStyle = s.outputStyle;
+    if (s.apiKeyHelper !== undefined) {
+      // A repository's file naming a program to run for credentials is code execution the host never saw.
+      if (trusted) apiKeyHelper = { command: s.apiKeyHelper, file: l.file };
+      else ignore('apiKeyHelper');
+    }
+    if (s.includeCoAuthoredBy !== undefined) includeCoAuthoredBy = s.includeCoAuthoredBy;
+    if (s.cleanupPeriodDays !== undefined) {
+      if (Number.isInteger(s.cleanupPeriodDays) && s.cleanupPeriodDays >= 1) cleanupPeriodDays = s.cleanupPeriodDays;
+      else input.warnRule(`cleanupPeriodDays ${s.cleanupPeriodDays} (must be a positive integer)`, l.file);
+    }
+    if (l.raw['sandbox'] !== undefined) {
+      // Lists combined across layers; a repository's file can only tighten (tools/sandbox/settings.ts).
+      sandboxLayers.push({ block: l.raw['sandbox'], trusted });
+      for (const what of mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]).ignored) ignore(what);
+    }
+  }
+  return Object.freeze({
+    rules: Object.freeze(rules),
+    defaultMode,
+    additionalDirectories: Object.freeze(additionalDirectories),
+    commandHooks: Object.freeze(commandHooks),
+    disabledMcpjsonServers: Object.freeze(disabledMcpjsonServers),
+    childEnv: Object.freeze(childEnv),
+    ownEnv: Object.freeze(ownEnv),
+    model,
+    outputStyle,
+    apiKeyHelper,
+    includeCoAuthoredBy,
+    cleanupPeriodDays,
+    disabledModes,
+    denyInsteadOfPrompting,
+    managedRulesOnly,
+    sandbox: mergeSandboxBlocks(sandboxLayers).merged,
+    ignored: Object.freeze(ignored),
+    unsupported: Object.freeze(unsupported),
+    problems: Object.freeze([...input.problems]),
+  });
+}
