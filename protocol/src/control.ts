@@ -10,6 +10,8 @@ export const InitializeRequest = z.looseObject({
   // TS 0.3.x sends string[] (`[""]` by default), TS 0.2.x a string.
   systemPrompt: z.optional(z.nullable(z.union([z.string(), z.array(z.string())]))),
   appendSystemPrompt: z.optional(z.nullable(z.string())),
+  /** The claude_code preset without its per-session sections (they go to the first user message instead). */
+  excludeDynamicSections: z.optional(z.nullable(z.boolean())),
   sdkMcpServers: z.optional(z.nullable(z.array(z.string()))),
   /** `mcpServersDelivery: 'initialize'`: external servers sent here instead of --mcp-config (entries parsed by src/mcp). */
   mcpServers: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
@@ -19,6 +21,12 @@ export const InitializeRequest = z.looseObject({
   sdkMcpServerManifests: z.optional(z.unknown()),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** The SDK's `skills` option: which skills the main session lists (exact name or `:name` suffix). */
+  skills: z.optional(z.nullable(z.array(z.string()))),
+  /** `pluginsDelivery: 'initialize'`: the SDK's `plugins` option (one --plugin-dir each). */
+  plugins: z.optional(
+    z.nullable(z.array(z.looseObject({ type: z.literal('local'), path: z.string(), skipMcpDiscovery: z.optional(z.nullable(z.boolean())) }))),
+  ),
   title: z.optional(z.nullable(z.string())),
 });
 export type InitializeRequest = z.infer<typeof InitializeRequest>;
@@ -133,11 +141,22 @@ export const GetContextUsageRequest = z.looseObject({
 });
 
 /** Hidden SDK method `enableRemoteControl(enabled, name?)` (claude.ai Remote Control); the adapter's `/remote-control`. */
+/** Re-reads the skills (and commands) from disk; answered with the skill commands. */
+export const ReloadSkillsRequest = z.looseObject({
+  subtype: z.literal('reload_skills'),
+});
+
 export const RemoteControlRequest = z.looseObject({
   subtype: z.literal('remote_control'),
   enabled: z.boolean(),
   name: z.optional(z.nullable(z.string())),
 });
+
+/** Re-reads the output-style directories; answers the refreshed names. */
+export const ReloadOutputStylesRequest = z.looseObject({ subtype: z.literal('reload_output_styles') });
+
+export const ReloadOutputStylesResponse = z.strictObject({ available_output_styles: z.array(z.string()) });
+export type ReloadOutputStylesResponse = z.infer<typeof ReloadOutputStylesResponse>;
 
 /** Subtypes agentd implements; everything else gets `unsupported_request`. */
 export const SUPPORTED_CONTROL_SUBTYPES = [
@@ -155,6 +174,8 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'generate_session_title',
   'get_context_usage',
   'remote_control',
+  'reload_output_styles',
+  'reload_skills',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -171,8 +192,10 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_set_servers: McpSetServersRequest,
   set_mcp_permission_mode_override: SetMcpPermissionModeOverrideRequest,
   generate_session_title: GenerateSessionTitleRequest,
+  reload_skills: ReloadSkillsRequest,
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
+  reload_output_styles: ReloadOutputStylesRequest,
 } as const;
 
 export type ControlRequestOf<S extends SupportedControlSubtype> = z.infer<(typeof CONTROL_REQUEST_SCHEMAS)[S]>;
@@ -206,6 +229,10 @@ export const AccountInfo = z.strictObject({
   apiProvider: z.optional(z.string()),
 });
 
+/** `reload_skills`: the skills as slash commands, after the reload. */
+export const ReloadSkillsResponse = z.strictObject({ skills: z.array(SlashCommand) });
+export type ReloadSkillsResponse = z.infer<typeof ReloadSkillsResponse>;
+
 export const InitializeResponse = z.strictObject({
   commands: z.array(SlashCommand),
   agents: z.array(z.strictObject({ name: z.string(), description: z.string(), model: z.optional(z.string()) })),
@@ -223,6 +250,8 @@ export const InitializeResponse = z.strictObject({
   capabilities: z.optional(z.array(z.string())),
   /** Present (true) when the request carried `mcpServers`: they were taken (the TS SDK requires it). */
   mcp_servers_applied: z.optional(z.boolean()),
+  /** `initialize.plugins` were given and loaded (their commands, skills and agents; not yet hooks or MCP servers). */
+  plugins_applied: z.optional(z.boolean()),
   /** For each SDK server the request sent a manifest for: agentd never uses one (it does the real handshake). */
   sdk_mcp_manifests_parked: z.optional(z.record(z.string(), z.literal('not_honoured'))),
   agentd_version: z.string(),
@@ -348,7 +377,11 @@ export const GetContextUsageResponse = z.strictObject({
       cache_read_input_tokens: Tokens,
     }),
   ),
-  /** agentd extension: how the counts were made. Always `"estimate"` today (about 4 characters a token). */
-  agentd_estimate: z.literal('estimate'),
+  /**
+   * agentd extension: how the total was made. `"estimate"`: every category at about 4 characters a token;
+   * `"api_plus_estimate"`: the API's usage for the last request and its answer, plus an estimate of what was
+   * appended since (the categories stay estimates).
+   */
+  agentd_estimate: z.enum(['estimate', 'api_plus_estimate']),
 });
 export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;

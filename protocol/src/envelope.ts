@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'session_busy',
   'not_allowed',
   'not_available',
+  'internal',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

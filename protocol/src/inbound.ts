@@ -121,5 +121,5 @@ export function parseControlPayload<S extends z.ZodMiniType>(
   payload: unknown,
 ): { ok: true; value: z.infer<S> } | { ok: false; message: string } {
   const r = schema.safeParse(payload);
-  return r.success ? { ok: true, value: r.data as z.infer<S> } : { ok: false, message: issuesText(r.error) };
+  return r.success ? { ok: true, value: r.data } : { ok: false, message: issuesText(r.error) };
 }

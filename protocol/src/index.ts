@@ -19,6 +19,10 @@ import {
   McpSetServersResponse,
   McpStatusResponse,
   McpToggleRequest,
+  ReloadOutputStylesRequest,
+  ReloadOutputStylesResponse,
+  ReloadSkillsRequest,
+  ReloadSkillsResponse,
   RemoteControlRequest,
   RemoteControlResponse,
   SetMaxThinkingTokensRequest,
@@ -35,6 +39,7 @@ import {
   OutboundKeepAliveFrame,
 } from './envelope.js';
 import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
+import { ConversationResetFrame, SystemCommandsChangedFrame } from './commands.js';
 import {
   AssistantFrame,
   InboundUserFrame,
@@ -48,17 +53,20 @@ import {
   SystemInitFrame,
   SystemPermissionDeniedFrame,
   SystemProtocolErrorFrame,
+  SystemInternalErrorFrame,
   SystemSessionStateChangedFrame,
   SystemStatusFrame,
   SystemCompactBoundaryFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemInformationalFrame,
   SystemAgentdWarningFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
+export * from './commands.js';
 export * from './control.js';
 export * from './envelope.js';
 export * from './hooks.js';
@@ -90,12 +98,16 @@ export const OutboundFrame = z.union([
   SystemApiRetryFrame,
   SystemSessionStateChangedFrame,
   SystemProtocolErrorFrame,
+  SystemInternalErrorFrame,
   SystemPermissionDeniedFrame,
   SystemHookStartedFrame,
   SystemHookProgressFrame,
   SystemHookResponseFrame,
   SystemUsageFrame,
   SystemSessionWritesLostFrame,
+  SystemInformationalFrame,
+  SystemCommandsChangedFrame,
+  ConversationResetFrame,
   SystemAgentdWarningFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
@@ -120,6 +132,7 @@ export const NAMED_SCHEMAS = {
   SystemApiRetryFrame,
   SystemSessionStateChangedFrame,
   SystemProtocolErrorFrame,
+  SystemInternalErrorFrame,
   SystemPermissionDeniedFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
@@ -137,6 +150,9 @@ export const NAMED_SCHEMAS = {
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
   RemoteControlResponse,
+  ReloadOutputStylesResponse,
+  SystemInformationalFrame,
+  ReloadSkillsResponse,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,
@@ -148,6 +164,8 @@ export const NAMED_SCHEMAS = {
   GenerateSessionTitleRequest,
   GetContextUsageRequest,
   RemoteControlRequest,
+  ReloadOutputStylesRequest,
+  ReloadSkillsRequest,
   McpMessageRequest,
   McpReconnectRequest,
   McpToggleRequest,

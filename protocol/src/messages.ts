@@ -2,6 +2,7 @@
 import * as z from 'zod/mini';
 import { ErrorCode } from './envelope.js';
 import { PermissionDenial, PermissionMode } from './permissions.js';
+import { Ids } from './ids.js';
 
 // ---- inbound ----
 
@@ -20,12 +21,13 @@ export const InboundUserFrame = z.looseObject({
   priority: z.optional(z.nullable(z.enum(['now', 'next', 'later']))),
   shouldQuery: z.optional(z.nullable(z.boolean())),
   isSynthetic: z.optional(z.nullable(z.boolean())),
+  /** The client composed the text: no `@file` mention expansion (and no slash-command dispatch). */
+  client_composed: z.optional(z.nullable(z.boolean())),
 });
 export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
 
 // ---- outbound building blocks ----
 
-const Ids = { uuid: z.string(), session_id: z.string() };
 
 export const ApiUsage = z.looseObject({
   input_tokens: z.number(),
@@ -231,6 +233,8 @@ const ResultCommon = {
   result_index: z.optional(z.number()),
   queued_turn_count: z.optional(z.number()),
   user_message_uuids: z.optional(z.array(z.string())),
+  /** The slash command answered locally (no model call), e.g. `cost`, `context`, `clear`. */
+  local_command: z.optional(z.string()),
   agentd_error: z.optional(AgentdError),
   ...Ids,
 };
@@ -351,6 +355,20 @@ export const SystemProtocolErrorFrame = z.strictObject({
 });
 export type SystemProtocolErrorFrame = z.infer<typeof SystemProtocolErrorFrame>;
 
+/**
+ * agentd: the last frame before the daemon exits with code 70 — an error escaped every handler (a bug: an
+ * unhandled rejection or an uncaught exception). The host sees why the stream ends instead of a bare exit.
+ */
+export const SystemInternalErrorFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('internal_error'),
+  error_code: z.literal('internal'),
+  message: z.string(),
+  exit_code: z.literal(70),
+  ...Ids,
+});
+export type SystemInternalErrorFrame = z.infer<typeof SystemInternalErrorFrame>;
+
 export const SystemPermissionDeniedFrame = z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('permission_denied'),
@@ -363,30 +381,7 @@ export const SystemPermissionDeniedFrame = z.strictObject({
 });
 export type SystemPermissionDeniedFrame = z.infer<typeof SystemPermissionDeniedFrame>;
 
-const HookFrameBase = {
-  type: z.literal('system'),
-  hook_id: z.string(),
-  hook_name: z.string(),
-  hook_event: z.string(),
-  ...Ids,
-};
-export const SystemHookStartedFrame = z.strictObject({ ...HookFrameBase, subtype: z.literal('hook_started') });
-export const SystemHookProgressFrame = z.strictObject({
-  ...HookFrameBase,
-  subtype: z.literal('hook_progress'),
-  stdout: z.string(),
-  stderr: z.string(),
-  output: z.string(),
-});
-export const SystemHookResponseFrame = z.strictObject({
-  ...HookFrameBase,
-  subtype: z.literal('hook_response'),
-  output: z.string(),
-  stdout: z.string(),
-  stderr: z.string(),
-  exit_code: z.optional(z.number()),
-  outcome: z.enum(['success', 'error', 'cancelled']),
-});
+export { SystemHookProgressFrame, SystemHookResponseFrame, SystemHookStartedFrame } from './hook-frames.js';
 
 /**
  * Lines of the session transcript could not be saved (disk full, quota, I/O error). Claude Code's frame (SDK
@@ -402,6 +397,16 @@ export const SystemSessionWritesLostFrame = z.strictObject({
   ...Ids,
 });
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
+
+/** Claude Code's SDKInformationalMessage; agentd sends `level: "warning"` for a project file skipped or cut (README, "Project context"). */
+export const SystemInformationalFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('informational'),
+  content: z.string(),
+  level: z.enum(['info', 'notice', 'suggestion', 'warning']),
+  ...Ids,
+});
+export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 
 /**
  * agentd: something the session was configured with was not used — a settings file that is not JSON, for one —

@@ -48,7 +48,7 @@ function instantModel(): ModelClient & { serialiseMs: number } {
       };
     },
   };
-  return m as ModelClient & { serialiseMs: number };
+  return m;
 }
 
 export const compaction150k: Benchmark = {

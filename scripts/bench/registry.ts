@@ -5,21 +5,28 @@ import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
-import { firstResult, nodeBaseline, startup } from './startup.js';
+import { initProjectContext } from './project.js';
+import { initProjectCommands } from './project-commands.js';
+import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
 import { bashSettingsSandboxed } from './settings-sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
+import { warmTurnProxy } from './proxy.js';
 import { idleRss, warmTurn } from './turns.js';
 import type { Benchmark } from './types.js';
 
 export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
+  startupLoaders,
   firstResult,
+  initProjectContext,
+  initProjectCommands,
   authStatusJson,
   warmTurn,
+  warmTurnProxy,
   streamThroughput,
   idleRss,
   toolsParallel,

@@ -96,6 +96,43 @@ export const startup: Benchmark = {
   },
 };
 
+const LOADERS = ['vm-cache', 'compile-cache', 'plain'] as const;
+
+/** The subject started with AGENTD_LOADER=<loader> (src/cli/launch.ts). */
+function withLoader(s: Subject, loader: string): Subject {
+  return {
+    ...s,
+    label: `${s.label}, AGENTD_LOADER=${loader}`,
+    spec: (o) => {
+      const spec = s.spec(o);
+      return { ...spec, env: { ...spec.env, AGENTD_LOADER: loader } };
+    },
+  };
+}
+
+export const startupLoaders: Benchmark = {
+  name: 'startup-loaders',
+  description:
+    'spawn → `initialize` answered (as startup, scripted model) for each way of loading the bundles: `vm-cache` (the default: V8 flags + the vm.Script code cache), `compile-cache` (Node ≥ 22.1: module.enableCompileCache; vm-cache on Node 20), `plain` (no tricks). The three alternate run by run. Run it per Node version with --node.',
+  async run(ctx) {
+    const [scripted] = ctx.subjects(['agentd-scripted']);
+    if (!scripted) return [];
+    const subjects = LOADERS.map((l) => withLoader(scripted, l));
+    const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+    for (let i = 0; i <= runs(ctx); i++) {
+      for (const s of subjects) {
+        const where = place(ctx, 'startup-loaders', s);
+        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
+        if (i > 0) times.get(s)?.push(t);
+      }
+    }
+    return subjects.map((s) => {
+      const st = summarize(times.get(s) ?? []);
+      return { bench: 'startup-loaders', metric: `spawn → initialize answered (${process.version})`, subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+    });
+  },
+};
+
 export const firstResult: Benchmark = {
   name: 'first-result',
   description: 'spawn → first `result` of a short text turn (initialize and the user frame written at once, as the TS SDK does).',

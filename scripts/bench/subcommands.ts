@@ -22,8 +22,8 @@ function timeAuthStatus(subject: Subject, where: { home: string; cwd: string }):
     child.on('close', (code) => {
       const ms = performance.now() - t0;
       try {
-        const parsed = JSON.parse(out) as { loggedIn?: unknown };
-        if (typeof parsed.loggedIn !== 'boolean') throw new Error('no boolean loggedIn');
+        const parsed: unknown = JSON.parse(out);
+        if (typeof parsed !== 'object' || parsed === null || !('loggedIn' in parsed) || typeof parsed.loggedIn !== 'boolean') throw new Error('no boolean loggedIn');
         if (code !== 0) throw new Error(`exit ${String(code)} with an API key set`);
       } catch (err) {
         reject(new Error(`auth status --json: ${err instanceof Error ? err.message : String(err)}: ${out.slice(0, 200)}`));

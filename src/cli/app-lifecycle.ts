@@ -34,6 +34,8 @@ export interface LifecycleParts {
   sessionEnd: (reason: 'prompt_input_exit' | 'other', timeoutMs: number) => Promise<unknown>;
   closeTranscript: () => void;
   drainFrames: () => Promise<void>;
+  /** An error no handler can deal with (cli/fatal.ts): the daemon ends with the internal-error code. */
+  fatal: (err: unknown, origin: string) => void;
 }
 
 export class AppLifecycle {
@@ -70,17 +72,24 @@ export class AppLifecycle {
     }
     p.closeHostRequests(reason.kind);
     p.session.abortAll(reason);
-    void (async () => {
-      await Promise.race([Promise.all([p.session.done(), p.stopChildren()]), new Promise((r) => setTimeout(r, 2500))]);
-      await this.finish(code, 'other');
-    })();
+    const stopped = Promise.race([Promise.all([p.session.done(), p.stopChildren()]), new Promise((r) => setTimeout(r, 2500))]);
+    stopped.then(() => this.finish(code, 'other')).catch((err: unknown) => p.fatal(err, 'shutdown'));
+  }
+
+  /** An internal error is being reported: nothing more is read or sent after its frame. */
+  stopForInternalError(): void {
+    this.finishing = true;
   }
 
   /** Serves the input until it ends, then lets queued work finish and exits. */
   run(): void {
     const p = this.parts;
     if (!p) throw new Error('AppLifecycle.run before attach');
-    void (async () => {
+    this.serve(p).catch((err: unknown) => p.fatal(err, 'stdin loop')); // an internal error, never unobserved
+  }
+
+  private async serve(p: LifecycleParts): Promise<void> {
+    {
       if (await p.startupGate?.()) {
         this.finishing = true;
         p.closeTranscript();
@@ -115,7 +124,7 @@ export class AppLifecycle {
       const last = p.lastResult();
       const failed = p.printMode && last?.type === 'result' && last.is_error;
       await this.finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
-    })();
+    }
   }
 
   private async finish(code: number, reason: 'prompt_input_exit' | 'other'): Promise<void> {

@@ -4,6 +4,8 @@ import { appendFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { InboundUserFrame, OutboundFrame } from '../../protocol/src/index.js';
 import { AnthropicModelClient } from '../model/anthropic.js';
+import { DIRECT, type NetConfig } from '../net/config.js';
+import type { ModelSetup } from './credentials.js';
 import { ScenarioEngine } from '../model/scripted/engine.js';
 import { ScriptedModelClient } from '../model/scripted/client.js';
 import { loadScenario } from '../model/scripted/load.js';
@@ -13,7 +15,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from '../session/retry.js';
 import type { CompactHooks } from '../compaction/compact.js';
 import { parseCompactionEnv } from '../compaction/policy.js';
 import type { LoopCompaction } from '../session/loop-compaction.js';
-import { priceFor } from '../session/pricing.js';
+import { contextWindowFor } from '../session/context-window.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
 import { AGENTD_VERSION } from '../version.js';
@@ -21,7 +23,7 @@ import type { AppConfig } from '../config/config.js';
 import type { EnvConfig } from '../config/env.js';
 import { type CliOptions, StartupError } from './options.js';
 
-export function buildModel(opts: CliOptions, config: AppConfig, cwd: string, sessionId: string): ModelClient {
+export function buildModel(opts: CliOptions, config: AppConfig, cwd: string, sessionId: string, setup?: ModelSetup, net: NetConfig = DIRECT): ModelClient {
   if (opts.modelProvider === 'scripted') {
     const loaded = loadScenario(opts.scenario);
     if (!loaded.ok) throw new StartupError('scenario_invalid', loaded.message);
@@ -29,11 +31,11 @@ export function buildModel(opts: CliOptions, config: AppConfig, cwd: string, ses
     const recordPath = opts.scenarioRecord;
     return new ScriptedModelClient(engine, recordPath ? { record: (req) => appendFileSync(recordPath, `${JSON.stringify(req)}\n`) } : {});
   }
+  if (!setup) throw new Error('buildModel: a model setup is required for the anthropic provider');
   const a = config.env.anthropic;
   return new AnthropicModelClient({
-    apiKey: a.apiKey,
-    authToken: a.authToken,
-    baseURL: a.baseUrl,
+    provider: setup.provider,
+    net,
     headers: {
       'x-agentd-session-id': sessionId,
       'user-agent': `agentd/${AGENTD_VERSION}${config.env.clientApp ? ` ${config.env.clientApp}` : ''}`,
@@ -94,5 +96,5 @@ export async function readAll(stream: Readable): Promise<string> {
 
 /** The session's compaction: Claude Code's environment switches, the model's window, PreCompact/PostCompact. */
 export function sessionCompaction(env: Readonly<Record<string, string | undefined>>, hooks: CompactHooks, transcriptPath: () => string | undefined): LoopCompaction {
-  return { settings: parseCompactionEnv(env), contextWindow: (model) => priceFor(model).price.contextWindow, transcriptPath, hooks };
+  return { settings: parseCompactionEnv(env), contextWindow: (model) => contextWindowFor(model), transcriptPath, hooks };
 }

@@ -28,7 +28,6 @@ import { configFrom } from './app-config.js';
 import { configWarningFrames } from '../control/config-warnings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
-import { buildSystemBlocks } from '../session/system-prompt.js';
 import { emptyTurnUsage } from '../session/usage.js';
 import { FrameWriter } from '../transport/frame-writer.js';
 import { AbortReason } from '../util/abort.js';
@@ -44,10 +43,14 @@ import { setUpTools } from './app-tools.js';
 import { reportedSandboxFailure } from './sandbox-setup.js';
 import { installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
-import { buildModel, retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { setUpModel } from './app-model.js';
+import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
+import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
+import type { ContextSnapshot } from '../control/context-usage.js';
+import { createProject, projectInitInfo } from './app-commands-support.js';
 
 export { DEFAULT_MODEL } from '../config/config.js';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -57,18 +60,20 @@ export interface AppIO {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   logger: Logger;
+  fatal: (err: unknown, origin: string) => void; // an error no handler can deal with (cli/fatal.ts)
 }
 
 export interface RunningApp {
-  /** Resolves with the exit code when the daemon is done. */
-  exit: Promise<number>;
+  exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
   /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
   killToolsNow(): void;
+  reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
 
 export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
+  const startedAt = Date.now();
   const logger = hostIo.logger;
   // Flags, environment and settings files, resolved once (src/config). From here on the environment is the
   // inherited one plus the settings `env`: what tools, hooks and MCP servers start from.
@@ -108,7 +113,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   }
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
-  const model = buildModel(opts, config, io.cwd, sessionId);
+  const { model, account, apiKeySource } = setUpModel(opts, io, config, sessionId);
   const defaultModel = config.model.launchDefault;
   const configDir = config.configDir;
   const rules = new RuleSet();
@@ -175,7 +180,6 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   };
   const client = new ControlClient(out, newUuid);
   const sessionStateMode = config.env.sessionState;
-  const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
   const projector: Projector = new Projector(out, {
     sessionId,
     includePartialMessages: opts.includePartialMessages,
@@ -191,10 +195,13 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpServers: mcp.initList(),
       apiKeySource,
       additionalDirectories: [...session.shared.current.additionalDirectories],
+      outputStyle: project.outputStyle,
+      ...projectInitInfo(cmds),
     }),
     newUuid,
     now: Date.now,
   });
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -263,7 +270,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       model,
       sink: projector,
       tools,
-      hooks: createToolHooks(hookRunner, hookCtx),
+      hooks: project.withNestedMemory(createToolHooks(hookRunner, hookCtx)),
+      promptContext: project,
       turnHooks,
       compaction: sessionCompaction(io.env, turnHooks, () => opened.transcriptPath),
       permissions,
@@ -296,6 +304,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
+  const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const f of configWarningFrames(config.settings.problems, { sessionId, newUuid })) queueMicrotask(() => void out.write(f));
 
@@ -306,6 +315,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       settings.systemPrompt = { kind: 'custom', parts, ...(settings.systemPrompt.append ? { append: settings.systemPrompt.append } : {}) };
     }
     if (req.appendSystemPrompt) settings.systemPrompt = { ...settings.systemPrompt, append: req.appendSystemPrompt };
+    if (req.excludeDynamicSections && settings.systemPrompt.kind === 'preset') settings.systemPrompt = { ...settings.systemPrompt, excludeDynamicSections: true };
     if (req.jsonSchema) {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
@@ -318,16 +328,29 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       ),
     );
     const mcpFields = mcpSetup.fromInitialize(req);
+    cmds.fromInitialize(req);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
-      apiKeySource,
+      account,
       hooksApplied,
       agentdVersion: AGENTD_VERSION,
       busy: session.busy,
+      outputStyle: project.outputStyle,
+      availableOutputStyles: project.outputStyleNames,
+      commands: cmds.commands(),
+      agents: cmds.agents().map((a) => ({ name: a.name, description: a.description, ...(a.model !== undefined ? { model: a.model } : {}) })),
     });
-    return { ...reply, ...mcpFields };
+    return { ...reply, ...mcpFields, ...(req.plugins?.length ? { plugins_applied: true } : {}) };
+  };
+
+  // What the next model request would carry (get_context_usage, /context): the tool definitions and the memory
+  // files are part of it, so they are loaded now if no turn has yet.
+  const contextSnapshot = async (): Promise<ContextSnapshot> => {
+    warmUp();
+    await Promise.all([toolsReady, projectSetup.start()]);
+    return contextSnapshotOf({ settings, shared: session.shared.current, project, tools: tools.definitions(), messages: session.history, betas: opts.betas, lastCall: projector.lastCallUsage, env: io.env });
   };
 
   const router = new Router({
@@ -347,19 +370,9 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
-      contextSnapshot: async () => {
-        // The tool definitions are part of the context: load them now if no turn has yet.
-        warmUp();
-        await toolsReady;
-        const { cwd, additionalDirectories } = session.shared.current;
-        const date = new Date().toISOString().slice(0, 10);
-        return {
-          model: settings.model,
-          system: buildSystemBlocks(settings.systemPrompt, { cwd, platform: process.platform, date, model: settings.model, additionalDirectories }),
-          tools: tools.definitions(),
-          messages: session.history,
-        };
-      },
+      reloadOutputStyles: () => project.reloadOutputStyles(),
+      contextSnapshot,
+      reloadSkills: () => cmds.reloadSkills(),
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
         modelSessionTitle(
@@ -368,7 +381,11 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
           AbortSignal.timeout(30_000),
         ),
     }),
-    onUser: (f) => session.submit(toQueued(f)),
+    // A slash command is routed first (its own @file handling); any other prompt gets its @file mentions attached.
+    onUser: (f) => {
+      const q = cmds.route(toQueued(f));
+      session.submit(q.command !== undefined || q.local !== undefined ? q : withMentions(q, f, project, session.shared.current.cwd));
+    },
     logger,
   });
 
@@ -380,6 +397,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     if (warmedUp) return;
     warmedUp = true;
     loadTools();
+    void projectSetup.start();
     mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };
@@ -396,7 +414,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     logger,
     lastResult: () => lastResult,
     handleLine: (ev) => router.handle(ev),
-    submitPrompt: (p) => session.submit(p),
+    submitPrompt: (p) => session.submit(cmds.route(p)),
     warmUp,
     closeHostRequests: (why) => client.closeAll(why),
     session,
@@ -404,11 +422,13 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
     closeTranscript: () => opened.recorder.close(),
     drainFrames: () => writer.drain(),
+    fatal: (err, origin) => io.fatal(err, origin),
   });
   edge.run();
   return {
     exit: edge.exit,
     killToolsNow: () => tracker.killAllNow(),
     shutdown: (code, reason) => edge.shutdown(code, reason),
+    reportInternal: (message) => (edge.stopForInternalError(), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
   };
 }

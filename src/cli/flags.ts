@@ -60,9 +60,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'mcp-config', kind: 'multi', status: 'yes', help: 'MCP servers: JSON or a file path (repeatable); stdio, http, sse and SDK servers' },
   { name: 'strict-mcp-config', kind: 'boolean', status: 'yes', help: 'Only use --mcp-config servers (not .mcp.json or ~/.claude.json)' },
   { name: 'agent', kind: 'value', status: 'no', help: 'Main-thread agent (not implemented)' },
-  { name: 'agents', kind: 'value', status: 'no', help: 'Agent definitions JSON (not implemented)' },
-  { name: 'plugin-dir', kind: 'multi', status: 'no', help: 'Plugin directory (not implemented)' },
-  { name: 'plugin-dir-no-mcp', kind: 'multi', status: 'no', help: 'Plugin directory without MCP (not implemented)' },
+  { name: 'agents', kind: 'value', status: 'yes', help: 'Agent definitions JSON ({"name": {description, prompt, tools?, model?}})' },
+  { name: 'plugin-dir', kind: 'multi', status: 'yes', help: 'Plugin folder: its commands, skills, agents and command hooks (repeatable; MCP servers not yet)' },
+  { name: 'plugin-dir-no-mcp', kind: 'multi', status: 'yes', help: 'Plugin folder whose MCP servers the host owns (repeatable)' },
   { name: 'project-config-root', kind: 'value', status: 'no', help: 'Project config root (not implemented)' },
   // sessions
   { name: 'continue', kind: 'boolean', aliases: ['c'], status: 'yes', help: 'Continue the most recent session of this directory' },

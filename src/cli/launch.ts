@@ -88,7 +88,7 @@ function cachedScript(file: string): Script {
 function requireFor(file: string): NodeJS.Require {
   const base = createRequire(file);
   const dir = dirname(file);
-  const req = ((id: string) => {
+  const req = ((id: string): unknown => {
     if (id.startsWith('./agentd-') && id.endsWith('.js')) return load(join(dir, id));
     return base(id);
   }) as NodeJS.Require;
@@ -156,7 +156,7 @@ function takeSecrets(): void {
   }
   for (const line of text.split('\n')) {
     const m = /^\/\/([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(line);
-    if (m) process.env[m[1] as string] = m[2] as string;
+    if (m) process.env[m[1] as string] = m[2];
   }
 }
 
@@ -208,6 +208,26 @@ export function scrubEnvironBlock(env: NodeJS.ProcessEnv = process.env): { scrub
   }
 }
 
+/**
+ * How the daemon's bundles are loaded:
+ *  - `vm-cache`: the V8 flags of tuneV8 and this file's vm.Script code-cache loader (the default);
+ *  - `compile-cache`: the same flags, the bundles through Node's own require with its module compile cache
+ *    (module.enableCompileCache, Node ≥ 22.1), kept in dist/.compile-cache;
+ *  - `plain`: none of the tricks — Node's require, no V8 flags, no code cache. The fallback every trick has.
+ * AGENTD_LOADER chooses (for tests and the benchmarks); `compile-cache` where Node lacks it is `vm-cache`.
+ * Which is fastest on which Node is measured in BENCHMARKS.md ("Start-up by Node version").
+ */
+export type Loader = 'vm-cache' | 'compile-cache' | 'plain';
+
+type EnableCompileCache = (dir?: string) => unknown;
+
+export function chooseLoader(env: NodeJS.ProcessEnv, enableCompileCache: EnableCompileCache | undefined): Loader {
+  const want = env['AGENTD_LOADER'];
+  if (want === 'plain') return 'plain';
+  if (want === 'compile-cache') return enableCompileCache ? 'compile-cache' : 'vm-cache';
+  return 'vm-cache';
+}
+
 export function launch(file: string): void {
   scrubEnvironBlock();
   takeSecrets();
@@ -217,6 +237,19 @@ export function launch(file: string): void {
     delete process.env['GLIBC_TUNABLES'];
     delete process.env['AGENTD_SET_GLIBC_TUNABLES'];
   }
+  // Feature detection: Node 20 has no module compile cache (added in 22.1).
+  const enableCompileCache = (Module as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+  const loader = chooseLoader(process.env, enableCompileCache);
+  if (loader === 'plain') {
+    require(file);
+    return;
+  }
   tuneV8();
+  if (loader === 'compile-cache' && enableCompileCache) {
+    // A read-only install just runs without it (Node reports the failure in the return value, never throws).
+    enableCompileCache.call(Module, join(dirname(file), '.compile-cache'));
+    require(file);
+    return;
+  }
   load(file);
 }

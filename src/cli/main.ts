@@ -4,8 +4,9 @@ import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { secretValues } from '../tools/environment.js';
 import { AbortReason } from '../util/abort.js';
-import { startApp } from './app.js';
+import { type RunningApp, startApp } from './app.js';
 import { EXIT } from './exit-codes.js';
+import { injectTestFault, installFatalHandlers } from './fatal.js';
 import { FLAGS, parseArgv } from './flags.js';
 import { helpText, versionLine } from './help.js';
 import { readAll } from './app-support.js';
@@ -82,9 +83,19 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   logger.debug({ protocol: PROTOCOL_LEVEL, argv }, 'agentd starting');
 
+  const started: { app?: RunningApp } = {};
+  // From here on an error that escapes every handler ends the daemon with an internal_error frame and exit 70.
+  const fatal = installFatalHandlers({
+    reportInternal: (message) => started.app?.reportInternal(message) ?? Promise.resolve(),
+    log: (err, origin) => {
+      logger.fatal({ err, origin }, 'internal error: exiting');
+      logger.flush();
+    },
+  });
+  injectTestFault(env['AGENTD_TEST_FAULT']);
   let app;
   try {
-    app = startApp(opts, { stdin: process.stdin, stdout, env, cwd: process.cwd(), logger });
+    app = startApp(opts, { stdin: process.stdin, stdout, env, cwd: process.cwd(), logger, fatal: fatal.fail });
   } catch (e) {
     if (!(e instanceof StartupError)) throw e;
     logger.debug({ reason: e.reason }, e.message);
@@ -93,6 +104,7 @@ export async function main(argv: readonly string[]): Promise<void> {
     process.exitCode = EXIT.startup;
     return;
   }
+  started.app = app;
   // Whatever the exit path (a normal end, a signal, host loss, a crash through entry.ts's process.exit), no tool
   // process outlives the daemon, not even one that left its process group.
   process.once('exit', () => app.killToolsNow());

@@ -55,7 +55,7 @@ export interface InitializeMcpFields {
  * and `tools` (per-tool policies, read leniently by the hub). Other settings there are not agentd's to apply.
  */
 export function sdkServerSpec(name: string, settings: unknown): McpServerSpec {
-  const s = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? new Map(Object.entries(settings)) : new Map<string, unknown>();
+  const s = typeof settings === 'object' && settings !== null && !Array.isArray(settings) ? new Map<string, unknown>(Object.entries(settings)) : new Map<string, unknown>();
   const timeout = s.get('timeout');
   const tools = s.get('tools');
   return {

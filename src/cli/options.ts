@@ -48,6 +48,10 @@ export interface CliOptions {
   /** `--mcp-config` values (JSON or file paths), in order; parsed by src/mcp/config.ts. */
   mcpConfig: string[];
   strictMcpConfig: boolean;
+  /** `--plugin-dir` / `--plugin-dir-no-mcp` folders, in order (src/project). */
+  pluginDirs: Array<{ path: string; skipMcp: boolean }>;
+  /** `--agents` JSON text (src/project/agents.ts parses it; bad JSON is a warning). */
+  agentsJson: string | undefined;
   continueSession: boolean;
   resume: string | undefined;
   forkSession: boolean;
@@ -268,6 +272,11 @@ export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, st
     managedSettings: last(p, 'managed-settings') || undefined,
     mcpConfig: (p.values.get('mcp-config') ?? []).filter((v) => v.trim() !== ''),
     strictMcpConfig: flag(p, 'strict-mcp-config'),
+    pluginDirs: [
+      ...(p.values.get('plugin-dir') ?? []).filter((d) => d !== '').map((path) => ({ path, skipMcp: false })),
+      ...(p.values.get('plugin-dir-no-mcp') ?? []).filter((d) => d !== '').map((path) => ({ path, skipMcp: true })),
+    ],
+    agentsJson: last(p, 'agents') || undefined,
     continueSession,
     resume: resume || undefined,
     forkSession: flag(p, 'fork-session'),

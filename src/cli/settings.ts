@@ -8,7 +8,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 
 export { settingsPaths } from '../config/settings-files.js';
 
-import { readTrustStore } from '../config/trust.js';
+import { settingsPaths } from '../config/settings-files.js';
+import { readTrustStore, trustStorePath } from '../config/trust.js';
 
 export { readTrustStore, trustStorePath } from '../config/trust.js';
 
@@ -57,4 +58,55 @@ export function persistUpdate(path: string, u: PermissionUpdateValue, trustStore
   const text = `${JSON.stringify(data, null, 2)}\n`;
   writeFileAtomic(path, text);
   if (trustStore !== undefined) recordTrusted(trustStore, path, text);
+}
+
+export interface ApiKeyHelperSetting {
+  command: string;
+  /** The file it came from, or '--settings'. */
+  where: string;
+}
+
+/**
+ * The `apiKeyHelper` the settings name: the last of user, project, local, --settings that sets it wins (Claude
+ * Code's merge order). A project or local file (a repository can ship one) is honoured only when agentd wrote
+ * that exact content for the host (the trust store, as for its allow rules); otherwise the helper is not run and
+ * is reported in `ignored`. Kept as one function so the coming single config object can take it over whole.
+ */
+export function apiKeyHelperSetting(opts: {
+  sources: ReadonlyArray<'user' | 'project' | 'local'>;
+  flagSettings: string | undefined;
+  configDir: string;
+  cwd: string;
+}): { use: ApiKeyHelperSetting | undefined; ignored: ApiKeyHelperSetting[] } {
+  const paths = settingsPaths(opts.configDir, opts.cwd);
+  const trust = readTrustStore(trustStorePath(opts.configDir));
+  const candidates: Array<{ where: string; text: string; repo: boolean }> = [];
+  const read = (where: string, repo: boolean): void => {
+    try {
+      candidates.push({ where, text: readFileSync(where, 'utf8'), repo });
+    } catch {
+      // missing or unreadable: loadSettings reports what matters
+    }
+  };
+  if (opts.sources.includes('user')) read(paths.userSettings, false);
+  if (opts.sources.includes('project')) read(paths.projectSettings, true);
+  if (opts.sources.includes('local')) read(paths.localSettings, true);
+  const flag = opts.flagSettings?.trim();
+  if (flag?.startsWith('{')) candidates.push({ where: '--settings', text: flag, repo: false });
+  else if (flag) read(flag, false);
+  let use: ApiKeyHelperSetting | undefined;
+  const ignored: ApiKeyHelperSetting[] = [];
+  for (const c of candidates) {
+    let v: unknown;
+    try {
+      v = JSON.parse(c.text);
+    } catch {
+      continue;
+    }
+    const command = typeof v === 'object' && v !== null && 'apiKeyHelper' in v ? v.apiKeyHelper : undefined;
+    if (typeof command !== 'string' || !command.trim()) continue;
+    if (c.repo && trust[c.where] !== c.text) ignored.push({ command, where: c.where });
+    else use = { command, where: c.where };
+  }
+  return { use, ignored };
 }

@@ -5,11 +5,12 @@
 import type { ModelClient, Usage } from '../model/types.js';
 import { MessageAccumulator } from '../session/accumulator.js';
 import type { SideModel } from '../tools/tool.js';
+import { readEnv } from '../config/env.js';
 
 export const DEFAULT_SMALL_FAST_MODEL = 'claude-haiku-4-5';
 
 export function smallFastModelId(env: Readonly<Record<string, string | undefined>>): string {
-  return env['ANTHROPIC_SMALL_FAST_MODEL']?.trim() || env['ANTHROPIC_DEFAULT_HAIKU_MODEL']?.trim() || DEFAULT_SMALL_FAST_MODEL;
+  return readEnv(env).smallFastModel ?? DEFAULT_SMALL_FAST_MODEL;
 }
 
 export function createSideModel(model: ModelClient, env: Readonly<Record<string, string | undefined>>, recordUsage: (model: string, usage: Usage) => void): SideModel {

@@ -94,7 +94,7 @@ function mergeObjects(base: Record<string, unknown>, over: Record<string, unknow
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
-    if (Array.isArray(b) && Array.isArray(v)) out[k] = [...new Set([...b, ...v])];
+    if (Array.isArray(b) && Array.isArray(v)) out[k] = [...new Set<unknown>([...(b as unknown[]), ...(v as unknown[])])];
     else if (isPlain(b) && isPlain(v)) out[k] = mergeObjects(b, v);
     else out[k] = v;
   }

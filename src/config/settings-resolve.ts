@@ -154,7 +154,8 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
 
     for (const [k, v] of Object.entries(s.env ?? {})) {
       if (v === undefined || v === null) continue;
-      const value = typeof v === 'string' ? v : String(v);
+      // Claude Code stringifies numbers and booleans in `env`; an object or array there is kept as JSON.
+      const value = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? `${v}` : JSON.stringify(v);
       if (!trusted && envNameRefusedFromRepo(k)) {
         ignore(`env ${k}`);
         continue;

@@ -1,12 +1,14 @@
 // `get_context_usage`: Claude Code's context breakdown (SDKControlGetContextUsageResponse), estimated locally.
 // Claude Code counts each category with the token-count API (`detail:"full"`) or from the last response plus
-// local estimates (`"summary"`); agentd makes no API call for either and estimates every row at about four
-// characters a token (the rule its scripted model and its usage fallbacks use). Good enough for a context meter
-// and for the window size an editor shows (`rawMaxTokens`), not for billing. A fuller breakdown (compaction
-// buffer, memory files) comes with compaction.
+// local estimates (`"summary"`); agentd makes no API call for either. Each category is estimated at about four
+// characters a token (the rule its scripted model and its usage fallbacks use); the total is the API's own count
+// of the last request (its usage: input, cache reads and writes, plus the answer) and an estimate of what was
+// appended since, when a model call has happened (`agentd_estimate: "api_plus_estimate"`). Categories, ids and
+// colours are Claude Code's: system prompt, system tools, MCP tools, memory files, messages, free space. The
+// window comes from session/context-window.ts.
 import type { GetContextUsageResponse } from '../../protocol/src/index.js';
 import type { ApiMessage, SystemBlock, ToolDefinition } from '../model/types.js';
-import { priceFor } from '../session/pricing.js';
+import { contextWindowFor } from '../session/context-window.js';
 
 /** What the next model request would carry, as the session would build it now. */
 export interface ContextSnapshot {
@@ -14,6 +16,20 @@ export interface ContextSnapshot {
   system: readonly SystemBlock[];
   tools: readonly ToolDefinition[];
   messages: readonly ApiMessage[];
+  /** Text sent before the first user message (environment, memory files). */
+  context?: readonly string[];
+  memoryFiles?: ReadonlyArray<{ path: string; kind: 'user' | 'project' | 'local'; text: string }>;
+  betas?: readonly string[];
+  /** The size at which the thread is compacted automatically; undefined: no automatic compaction. */
+  autoCompactThreshold?: number;
+  /** The usage the API reported for the last model call of the session, if any. */
+  lastCall?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+}
+
+/** Where the last assistant message is: what the last model call answered (everything up to it was counted by the API). */
+function lastAssistantIndex(messages: readonly ApiMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if ((messages[i] as ApiMessage).role === 'assistant') return i;
+  return -1;
 }
 
 const CHARS_PER_TOKEN = 4;
@@ -103,6 +119,10 @@ function breakdownOf(messages: readonly ApiMessage[]): Breakdown {
   return b;
 }
 
+function breakdownTotal(b: Breakdown): number {
+  return b.toolCallTokens + b.toolResultTokens + b.attachmentTokens + b.assistantMessageTokens + b.userMessageTokens + b.unattributedTokens;
+}
+
 type Category = GetContextUsageResponse['categories'][number];
 type Square = GetContextUsageResponse['gridRows'][number][number];
 
@@ -126,27 +146,40 @@ function grid(categories: readonly Category[], maxTokens: number): Square[][] {
 }
 
 export function estimateContextUsage(s: ContextSnapshot): GetContextUsageResponse {
-  const maxTokens = priceFor(s.model).price.contextWindow;
+  const maxTokens = contextWindowFor(s.model, s.betas ?? []);
   const systemPromptSections = s.system.map((b, i) => ({ name: i === 0 ? 'System prompt' : `System prompt part ${i + 1}`, tokens: textTokens(b.text) }));
-  const systemTools = s.tools.map((t) => ({ name: t.name, tokens: textTokens(t) }));
+  const isMcp = (name: string): boolean => name.startsWith('mcp__');
+  const systemTools = s.tools.filter((t) => !isMcp(t.name)).map((t) => ({ name: t.name, tokens: textTokens(t) }));
+  const mcpTools = s.tools.filter((t) => isMcp(t.name)).map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: textTokens(t), isLoaded: true }));
+  const memoryText = new Set((s.memoryFiles ?? []).map((f) => f.text));
+  const memoryFiles = (s.memoryFiles ?? []).map((f) => ({ path: f.path, type: f.kind === 'user' ? 'User' : f.kind === 'local' ? 'Local' : 'Project', tokens: textTokens(f.text) }));
+  // The context blocks other than the memory reminder (the environment) count with the system prompt.
+  const memoryReminderTokens = (s.context ?? []).filter((c) => [...memoryText].some((t) => c.includes(t))).reduce((a, c) => a + textTokens(c), 0);
+  const otherContextTokens = (s.context ?? []).reduce((a, c) => a + textTokens(c), 0) - memoryReminderTokens;
   const messageBreakdown = breakdownOf(s.messages);
   const sum = (xs: ReadonlyArray<{ tokens: number }>): number => xs.reduce((a, x) => a + x.tokens, 0);
-  const messages =
-    messageBreakdown.toolCallTokens +
-    messageBreakdown.toolResultTokens +
-    messageBreakdown.attachmentTokens +
-    messageBreakdown.assistantMessageTokens +
-    messageBreakdown.userMessageTokens +
-    messageBreakdown.unattributedTokens;
+  const messages = breakdownTotal(messageBreakdown);
   // Claude Code's rows, ids, colours and kinds (2.1.330); an empty row is left out, as it does.
   const used: Category[] = [
-    { id: 'system_prompt', name: 'System prompt', tokens: sum(systemPromptSections), color: 'promptBorder', kind: 'used' },
+    { id: 'system_prompt', name: 'System prompt', tokens: sum(systemPromptSections) + otherContextTokens, color: 'promptBorder', kind: 'used' },
     { id: 'system_tools', name: 'System tools', tokens: sum(systemTools), color: 'inactive', kind: 'used' },
+    { id: 'mcp_tools', name: 'MCP tools', tokens: sum(mcpTools), color: 'cyan_FOR_SUBAGENTS_ONLY', kind: 'used' },
+    { id: 'memory_files', name: 'Memory files', tokens: memoryReminderTokens, color: 'claude', kind: 'used' },
     { id: 'messages', name: 'Messages', tokens: messages, color: 'purple_FOR_SUBAGENTS_ONLY', kind: 'used' },
   ];
   const categories = used.filter((c) => c.tokens > 0);
-  const totalTokens = sum(categories);
-  categories.push({ id: 'free_space', name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens), color: 'promptBorder', kind: 'free' });
+  const estimated = sum(categories);
+  // The API's count of the last request and its answer, plus an estimate of what came after it.
+  const last = s.lastCall;
+  const lastIdx = lastAssistantIndex(s.messages);
+  const totalTokens =
+    last && lastIdx >= 0
+      ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens + last.output_tokens + breakdownTotal(breakdownOf(s.messages.slice(lastIdx + 1)))
+      : estimated;
+  // Claude Code's autocompact buffer: the part of the window past the automatic-compaction threshold.
+  const buffer = s.autoCompactThreshold !== undefined ? Math.max(0, maxTokens - s.autoCompactThreshold) : 0;
+  if (buffer > 0) categories.push({ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, color: 'inactive', kind: 'buffer' });
+  categories.push({ id: 'free_space', name: 'Free space', tokens: Math.max(0, maxTokens - totalTokens - buffer), color: 'promptBorder', kind: 'free' });
   return {
     categories,
     totalTokens,
@@ -155,16 +188,14 @@ export function estimateContextUsage(s: ContextSnapshot): GetContextUsageRespons
     percentage: Math.round((totalTokens / maxTokens) * 100),
     gridRows: grid(categories, maxTokens),
     model: s.model,
-    memoryFiles: [],
-    mcpTools: [],
+    memoryFiles,
+    mcpTools,
     systemTools,
     systemPromptSections,
     agents: [],
-    // agentd does not compact yet: the window simply fills.
-    isAutoCompactEnabled: false,
+    isAutoCompactEnabled: s.autoCompactThreshold !== undefined,
     messageBreakdown,
-    // No per-call usage is kept between turns yet; the turn's `result` carries what the API reported.
-    apiUsage: null,
-    agentd_estimate: 'estimate',
+    apiUsage: last ?? null,
+    agentd_estimate: last && lastIdx >= 0 ? 'api_plus_estimate' : 'estimate',
   };
 }

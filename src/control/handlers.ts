@@ -29,6 +29,10 @@ export interface HandlerDeps {
   mcpModeOverride: (server: string, mode: 'default' | 'auto' | null) => boolean;
   /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
   mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
+  /** `reload_output_styles`: the refreshed style names. */
+  reloadOutputStyles: () => string[];
+  /** `reload_skills`: rescans commands and skills (sending commands_changed); the skills as slash commands. */
+  reloadSkills: () => Array<{ name: string; description: string; argumentHint: string }>;
   /** What the next model request would carry (for `get_context_usage`). */
   contextSnapshot: () => Promise<ContextSnapshot>;
   /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
@@ -139,6 +143,9 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
       if (title !== null && req.persist === true) d.persistTitle(title);
       return { ok: true, response: { title } };
     },
+
+    reload_output_styles: (): HandlerResult => ({ ok: true, response: { available_output_styles: d.reloadOutputStyles() } }),
+    reload_skills: () => ({ ok: true, response: { skills: d.reloadSkills() } }),
 
     get_context_usage: async () => ({ ok: true, response: estimateContextUsage(await d.contextSnapshot()) }),
 

@@ -8,10 +8,16 @@ export interface InitializeInfo {
   defaultModel: string;
   currentModel: string;
   permissionMode: PermissionModeName;
-  apiKeySource: string;
+  /** Where the credentials come from (names only; cli/credentials.ts). */
+  account: { apiProvider: string; tokenSource?: string; apiKeySource?: string };
   hooksApplied: boolean;
   agentdVersion: string;
   busy: boolean;
+  outputStyle?: string;
+  availableOutputStyles?: string[];
+  /** Slash commands (custom, skills, built-ins) and subagents (src/project, src/commands). */
+  commands: InitializeResponse['commands'];
+  agents: InitializeResponse['agents'];
 }
 
 const KNOWN_MODELS: Array<{ value: string; displayName: string; description: string }> = [
@@ -34,12 +40,13 @@ export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
     models.push({ value: i.currentModel, resolvedModel: i.currentModel, displayName: i.currentModel, description: 'Launch model' });
   }
   return {
-    commands: [],
-    agents: [],
-    output_style: 'default',
-    available_output_styles: ['default'],
+    commands: i.commands,
+    agents: i.agents,
+    output_style: i.outputStyle ?? 'default',
+    available_output_styles: i.availableOutputStyles ?? ['default'],
     models,
-    account: { apiKeySource: i.apiKeySource, tokenSource: 'none', apiProvider: 'firstParty' },
+    // Key order as before (the wire-stability golden compares bytes).
+    account: { ...(i.account.apiKeySource !== undefined ? { apiKeySource: i.account.apiKeySource } : {}), ...(i.account.tokenSource !== undefined ? { tokenSource: i.account.tokenSource } : {}), apiProvider: i.account.apiProvider },
     hooks_applied: i.hooksApplied,
     hook_on_failure_supported: true,
     claude_code_version: PROTOCOL_LEVEL,

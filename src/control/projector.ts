@@ -27,6 +27,13 @@ export interface InitInfo {
   mcpServers: Array<{ name: string; status: string; source?: string }>;
   apiKeySource: string;
   additionalDirectories: string[];
+  /** The active output style's name. */
+  outputStyle?: string;
+  /** Slash command names (custom, skills, built-ins), agent names, skill names and plugins (src/commands). */
+  slashCommands?: string[];
+  agents?: string[];
+  skills?: string[];
+  plugins?: Array<{ name: string; path: string }>;
 }
 
 export interface ProjectorOptions {
@@ -50,6 +57,8 @@ export class Projector {
   private readonly sidJson: string;
   /** The last api_message_id and its JSON: one message streams many events. */
   private msgId = { id: '', json: '""' };
+  /** The token counts the API reported for the session's last model call (for `get_context_usage`). */
+  lastCallUsage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number } | undefined;
 
   constructor(
     private readonly out: FrameOut,
@@ -104,7 +113,7 @@ export class Projector {
         }
         const f: StreamEventFrame = {
           type: 'stream_event',
-          event: ev.event as StreamEventFrame['event'],
+          event: ev.event,
           parent_tool_use_id: ev.parentToolUseId ?? null,
           uuid: this.o.newUuid(),
           session_id: sid,
@@ -223,7 +232,9 @@ export class Projector {
         });
       case 'turn_result':
         return this.out.write(this.result(ev.result));
-      case 'usage':
+      case 'usage': {
+        const { cost_usd: _cost, ...tokens } = ev.call;
+        this.lastCallUsage = tokens;
         if (!this.o.usageFrames) return undefined;
         return this.out.write({
           type: 'system',
@@ -235,6 +246,7 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      }
       case 'hook_started':
         if (!this.o.includeHookEvents) return undefined;
         return this.out.write({ type: 'system', subtype: 'hook_started', hook_id: ev.hookId, hook_name: ev.hookName, hook_event: ev.hookEvent, uuid: this.o.newUuid(), session_id: sid });
@@ -254,6 +266,40 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'local_command_output':
+        // Claude Code's frame for a locally answered command: a synthetic assistant message, no model call.
+        return this.out.write({
+          type: 'assistant',
+          message: {
+            id: ev.uuid,
+            type: 'message',
+            role: 'assistant',
+            model: '<synthetic>',
+            content: [{ type: 'text', text: ev.text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+          },
+          parent_tool_use_id: null,
+          uuid: ev.uuid,
+          session_id: sid,
+          timestamp: this.ts(),
+        });
+      case 'conversation_reset':
+        return this.out.write({
+          type: 'conversation_reset',
+          new_conversation_id: ev.newConversationId,
+          trigger: 'clear',
+          user_message_uuid: ev.userMessageUuid,
+          timestamp: this.ts(),
+          uuid: ev.newConversationId,
+          session_id: sid,
+        });
+      case 'commands_changed':
+        return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
+      case 'notice':
+        // The same frame as a skipped settings file (system/agentd_warning), one vocabulary for files agentd skipped.
+        return this.out.write({ type: 'system', subtype: 'agentd_warning', code: 'project_file_skipped', message: ev.text, path: ev.path, uuid: this.o.newUuid(), session_id: sid });
       case 'writes_lost':
         return this.out.write({
           type: 'system',
@@ -264,6 +310,8 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
+      case 'informational':
+        return this.out.write({ type: 'system', subtype: 'informational', content: ev.content, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
       case 'compact_status':
         return this.out.write(
           ev.status === 'compacting'
@@ -298,13 +346,13 @@ export class Projector {
       mcp_servers: i.mcpServers,
       model: i.model,
       permissionMode: i.permissionMode,
-      slash_commands: [],
+      slash_commands: i.slashCommands ?? [],
       apiKeySource: i.apiKeySource,
       claude_code_version: PROTOCOL_LEVEL,
-      output_style: 'default',
-      agents: [],
-      skills: [],
-      plugins: [],
+      output_style: i.outputStyle ?? 'default',
+      agents: i.agents ?? [],
+      skills: i.skills ?? [],
+      plugins: i.plugins ?? [],
       capabilities: CAPABILITIES,
       ...(i.additionalDirectories.length ? { additional_directories: i.additionalDirectories } : {}),
       agentd_version: this.o.agentdVersion,
@@ -340,6 +388,7 @@ export class Projector {
       result_index: r.resultIndex,
       queued_turn_count: r.queuedTurnCount,
       user_message_uuids: r.userMessageUuids,
+      ...(r.localCommand !== undefined ? { local_command: r.localCommand } : {}),
       ...(r.error
         ? {
             agentd_error: {
@@ -379,6 +428,11 @@ export class Projector {
     });
   }
 
+  /** The system/internal_error frame written before the daemon exits with code 70 (cli/fatal.ts). */
+  internalError(message: string): Promise<void> | undefined {
+    return this.out.write({ type: 'system', subtype: 'internal_error', error_code: 'internal', message, exit_code: 70, uuid: this.o.newUuid(), session_id: this.o.sessionId });
+  }
+
   private ts(): string {
     return new Date(this.o.now()).toISOString();
   }
@@ -387,7 +441,7 @@ export class Projector {
 type WireBlock = { type: string; [k: string]: unknown };
 /** Internal blocks are typed interfaces; on the wire they are open objects. Same values, wider type. */
 function asWireBlock(b: { type: string }): WireBlock {
-  return b as WireBlock;
+  return b;
 }
 
 export type { InboundControlResponse };

@@ -178,7 +178,7 @@ export class StreamingToolExecutor {
     const call: StartedCall = { index, block, tool, parsed, safe, state: 'validating', controller: new AbortController(), startedAt: this.deps.now() };
     this.calls[index] = call;
     const current = (): Call | undefined => this.calls[index];
-    const shaper = new ProgressShaper(this.deps.progress, this.deps.now, (p) => {
+    const shaper = new ProgressShaper(this.deps.progress, () => this.deps.now(), (p) => {
       const c = current();
       if (this.discarded || c === undefined || !isStarted(c)) return;
       this.deps.emit({

@@ -2,11 +2,31 @@
 // JSON alike. Garbage is a failure, never "no objection".
 import * as z from 'zod/mini';
 
+const Destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg']);
+const Rules = (type: 'addRules' | 'replaceRules' | 'removeRules') =>
+  z.looseObject({
+    type: z.literal(type),
+    rules: z.array(z.looseObject({ toolName: z.string(), ruleContent: z.optional(z.string()) })),
+    behavior: z.enum(['allow', 'deny', 'ask']),
+    destination: Destination,
+  });
+const Directories = (type: 'addDirectories' | 'removeDirectories') => z.looseObject({ type: z.literal(type), directories: z.array(z.string()), destination: Destination });
+
+/** A permission update a hook returns: the SDK's PermissionUpdate shape (the mode is checked when applied). */
+const PermissionUpdate = z.discriminatedUnion('type', [
+  Rules('addRules'),
+  Rules('replaceRules'),
+  Rules('removeRules'),
+  z.looseObject({ type: z.literal('setMode'), mode: z.string(), destination: Destination }),
+  Directories('addDirectories'),
+  Directories('removeDirectories'),
+]);
+
 const PermissionRequestDecision = z.union([
   z.looseObject({
     behavior: z.literal('allow'),
     updatedInput: z.optional(z.record(z.string(), z.unknown())),
-    updatedPermissions: z.optional(z.array(z.looseObject({ type: z.string(), destination: z.string() }))),
+    updatedPermissions: z.optional(z.array(PermissionUpdate)),
   }),
   z.looseObject({ behavior: z.literal('deny'), message: z.optional(z.string()), interrupt: z.optional(z.boolean()) }),
 ]);

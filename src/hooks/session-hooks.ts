@@ -6,7 +6,6 @@
 // unknown); other hooks' failures are reported and do not change the outcome.
 import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
-import type { PermissionUpdateValue } from '../permissions/updates.js';
 import type { TurnHooks } from './turn-hooks.js';
 import type { HookRun, HookRunner } from './runner.js';
 
@@ -142,7 +141,7 @@ export function createPermissionRequestHook(runner: HookRunner, ctx: HookContext
         return {
           behavior: 'allow',
           ...(d.updatedInput ? { updatedInput: d.updatedInput } : {}),
-          ...(d.updatedPermissions ? { updatedPermissions: d.updatedPermissions as unknown as PermissionUpdateValue[] } : {}),
+          ...(d.updatedPermissions ? { updatedPermissions: d.updatedPermissions } : {}),
           source: `hook:${r.name}`,
         };
       }

@@ -4,6 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { netFetch } from '../net/fetch.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ElicitRequestSchema, ErrorCode, McpError, type Tool as McpTool, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -23,7 +24,7 @@ export interface ConnectDeps {
   killGroup(pgid: number): Promise<void>;
   /**
    * The fetch remote (Streamable HTTP and SSE) servers are reached with: the one place a proxy-aware fetch is
-   * plugged in. Default: the global fetch.
+   * plugged in. Default: net/fetch.ts netFetch (the proxy, NO_PROXY and client-certificate settings).
    */
   fetch?: typeof fetch;
   /** Bounds the handshake (initialize + tools/list). */
@@ -129,7 +130,8 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
     case 'remote': {
       const url = new URL(spec.config.url);
       const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
-      const opts = { requestInit, ...(d.fetch ? { fetch: d.fetch } : {}) };
+      // netFetch: the proxy, NO_PROXY and client-certificate settings (net/fetch.ts).
+      const opts = { requestInit, fetch: d.fetch ?? netFetch };
       return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }
     case 'sdk':

@@ -22,30 +22,35 @@ export interface AdaptOptions {
 type Block = TextBlock | ImageBlock;
 
 /** MCP content → what the model sees, as Claude Code maps it (README "Decisions"). */
+/** A string field of an MCP content block, or `fallback` when it is missing or not a string (never "[object Object]"). */
+function text(v: unknown, fallback: string): string {
+  return typeof v === 'string' ? v : fallback;
+}
+
 export function mapContent(server: string, content: readonly unknown[]): Block[] {
   const out: Block[] = [];
   for (const raw of content) {
     const c = raw as Record<string, unknown>;
     switch (c['type']) {
       case 'text':
-        out.push({ type: 'text', text: String(c['text'] ?? '') });
+        out.push({ type: 'text', text: text(c['text'], '') });
         break;
       case 'image':
-        out.push({ type: 'image', source: { type: 'base64', media_type: String(c['mimeType'] ?? 'image/png'), data: String(c['data'] ?? '') } });
+        out.push({ type: 'image', source: { type: 'base64', media_type: text(c['mimeType'], 'image/png'), data: text(c['data'], '') } });
         break;
       case 'audio':
-        out.push({ type: 'text', text: `[Audio from ${server}: ${String(c['mimeType'] ?? 'audio')}, ${String(c['data'] ?? '').length} base64 characters, not shown]` });
+        out.push({ type: 'text', text: `[Audio from ${server}: ${text(c['mimeType'], 'audio')}, ${text(c['data'], '').length} base64 characters, not shown]` });
         break;
       case 'resource_link':
-        out.push({ type: 'text', text: `[Resource link: ${String(c['name'] ?? c['uri'])}] ${String(c['uri'])}${c['description'] ? ` (${String(c['description'])})` : ''}` });
+        out.push({ type: 'text', text: `[Resource link: ${String(c['name'] ?? c['uri'])}] ${String(c['uri'])}${typeof c['description'] === 'string' && c['description'] ? ` (${c['description']})` : ''}` });
         break;
       case 'resource': {
         const r = (c['resource'] ?? {}) as Record<string, unknown>;
         const prefix = `[Resource from ${server} at ${String(r['uri'])}] `;
         if (typeof r['text'] === 'string') out.push({ type: 'text', text: `${prefix}${r['text']}` });
-        else if (typeof r['blob'] === 'string' && String(r['mimeType'] ?? '').startsWith('image/')) {
+        else if (typeof r['blob'] === 'string' && text(r['mimeType'], '').startsWith('image/')) {
           out.push({ type: 'image', source: { type: 'base64', media_type: String(r['mimeType']), data: r['blob'] } });
-        } else out.push({ type: 'text', text: `${prefix}(binary ${String(r['mimeType'] ?? 'data')}, not shown)` });
+        } else out.push({ type: 'text', text: `${prefix}(binary ${text(r['mimeType'], 'data')}, not shown)` });
         break;
       }
       default:

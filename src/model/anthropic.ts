@@ -1,24 +1,36 @@
-// The only importer of @anthropic-ai/sdk, which builds and sends the requests, authenticates and turns HTTP
-// errors into typed ones. Loaded lazily (its own bundle) so a daemon that never calls the model, or calls it
-// late, does not pay for it before answering `initialize`. Two deliberate departures from the SDK's defaults:
-//  - its own retries are off: agentd retries (session/model-call.ts) so every attempt shows as
+// The model client over the official SDKs: @anthropic-ai/sdk for the Anthropic API (this file is its only
+// importer) and, through providers/build.ts, the Bedrock, Vertex and Foundry SDKs. The SDKs build the requests,
+// authenticate and turn HTTP errors into typed ones; each is loaded lazily (its own bundle) so a daemon that never
+// calls the model, or calls it late, does not pay for it before answering `initialize`. Deliberate departures from
+// the SDKs' defaults:
+//  - their own retries are off: agentd retries (session/model-call.ts) so every attempt shows as
 //    system/api_retry and a broken stream's executor can be discarded;
 //  - the response body is parsed here (model/sse.ts) instead of by the SDK's Stream, so each event's JSON text
 //    is kept and spliced into stream_event frames unchanged (throughput), and HTTP goes through node:http
-//    (model/http-fetch.ts) rather than undici (memory, per-request latency).
+//    (model/http-fetch.ts) rather than undici (memory, per-request latency) unless a proxy is configured;
+//  - an apiKeyHelper's key is fetched per request (cached by the source) and, on a 401, refreshed and the request
+//    sent once more, as Claude Code re-runs the helper on a 401.
+import type { NetConfig } from '../net/config.js';
+import { type ModelAuth, authBetas, authHeaders } from './auth.js';
+import { toModelError } from './error-map.js';
+import type { BuiltClient } from './providers/build.js';
+import type { ProviderConfig } from './providers/types.js';
 import { jsonInChunks } from './request-body.js';
 import { SseParser, type SseEvent } from './sse.js';
 import type { ModelClient, ModelRequest, ModelStream, RawStreamEvent, WithRaw } from './types.js';
-import { ModelApiError, RAW_JSON, kindForStatus, parseRetryAfter } from './types.js';
+import { ModelApiError, RAW_JSON, kindForStatus } from './types.js';
+import { awsKind } from './error-map.js';
+
+export { connectionCause } from './error-map.js';
 
 export interface AnthropicClientOptions {
-  apiKey: string | undefined;
-  authToken: string | undefined;
-  baseURL: string | undefined;
+  provider: ProviderConfig;
   /** Extra headers (User-Agent suffix, session id). */
   headers: Record<string, string>;
   /** Per-request timeout for the HTTP exchange, ms. */
   timeoutMs: number;
+  /** Proxy and client-certificate settings (net/config.ts); direct when absent. */
+  net?: NetConfig;
 }
 
 type SdkModule = typeof import('@anthropic-ai/sdk');
@@ -32,77 +44,134 @@ export function preloadAnthropicSdk(): void {
   void import('./http-fetch.js');
 }
 
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+interface Ready extends BuiltClient {
+  http: HttpModule;
+  /** The first-party client takes the chunked body (request-body.ts); provider middleware needs an object. */
+  chunked: boolean;
+}
+
 export class AnthropicModelClient implements ModelClient {
-  readonly provider = 'anthropic';
-  private client: InstanceType<SdkModule['default']> | undefined;
-  private sdk: SdkModule | undefined;
-  private http: HttpModule | undefined;
+  readonly provider: string;
+  private ready: Promise<Ready> | undefined;
+  private readonly auth: ModelAuth;
 
-  constructor(private readonly opts: AnthropicClientOptions) {}
+  constructor(private readonly opts: AnthropicClientOptions) {
+    this.provider = opts.provider.kind === 'firstParty' ? 'anthropic' : opts.provider.kind;
+    this.auth = opts.provider.kind === 'firstParty' ? opts.provider.auth : { kind: 'none' };
+  }
 
-  private async ensure(): Promise<{ sdk: SdkModule; client: InstanceType<SdkModule['default']>; http: HttpModule }> {
-    if (this.sdk && this.client && this.http) return { sdk: this.sdk, client: this.client, http: this.http };
-    sdkPromise ??= import('@anthropic-ai/sdk');
-    const sdk = await sdkPromise;
+  private baseUrl(r?: Ready): string {
+    return r?.client.baseURL ?? (this.opts.provider.kind === 'firstParty' ? this.opts.provider.baseURL ?? DEFAULT_BASE_URL : this.opts.provider.kind);
+  }
+
+  private async build(): Promise<Ready> {
     // node:http/https (and tls) are loaded here, with the first model call, not at start-up (initialize).
     const http = await import('./http-fetch.js');
-    // An API key is sent as Claude Code sends it, `x-api-key` (the SDK would send `Authorization: Bearer`, which
-    // gateways and proxies that check x-api-key refuse); a token as `Authorization: Bearer`. With both variables
-    // set, Claude Code sends both (checked against 2.1.330) and the endpoint decides; so does agentd. The SDK
-    // gets only the token: the key rides as a default header.
-    let client: InstanceType<SdkModule['default']>;
+    const fetch = http.createHttpFetch(this.opts.net);
+    const p = this.opts.provider;
     try {
-      client = new sdk.default({
+      if (p.kind !== 'firstParty') {
+        const { buildProviderClient } = await import('./providers/build.js');
+        return { ...(await buildProviderClient(p, { fetch, timeoutMs: this.opts.timeoutMs, headers: this.opts.headers })), http, chunked: false };
+      }
+      sdkPromise ??= import('@anthropic-ai/sdk');
+      const sdk = await sdkPromise;
+      // Credentials ride as per-request headers (auth.ts: an API key as x-api-key, as Claude Code sends it; a token
+      // as Authorization: Bearer), never as the SDK's apiKey (which it would send as a bearer token).
+      const client = new sdk.default({
         apiKey: null,
-        authToken: this.opts.authToken ?? null,
-        ...(this.opts.baseURL ? { baseURL: this.opts.baseURL } : {}),
+        authToken: null,
+        ...(p.baseURL ? { baseURL: p.baseURL } : {}),
         maxRetries: 0,
         timeout: this.opts.timeoutMs,
-        defaultHeaders: this.opts.apiKey !== undefined ? { ...this.opts.headers, 'x-api-key': this.opts.apiKey } : this.opts.headers,
-        fetch: http.createHttpFetch(),
+        defaultHeaders: this.opts.headers,
+        fetch,
       });
+      return { client, errors: sdk, mapModel: (m) => m, bodyExtra: {}, http, chunked: true };
     } catch (err) {
+      if (err instanceof ModelApiError) throw err;
       // A client that cannot be built fails the same way every time: never a retryable error.
       throw new ModelApiError('invalid_request', `The model client could not be configured: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    this.sdk = sdk;
-    this.client = client;
-    this.http = http;
-    return { sdk, client, http };
+  }
+
+  private async ensure(): Promise<Ready> {
+    this.ready ??= this.build();
+    try {
+      return await this.ready;
+    } catch (err) {
+      this.ready = undefined;
+      throw err;
+    }
   }
 
   async open(request: ModelRequest, signal: AbortSignal): Promise<ModelStream> {
-    if (!this.opts.apiKey && !this.opts.authToken) {
+    if (this.opts.provider.kind === 'firstParty' && this.auth.kind === 'none') {
       throw new ModelApiError(
         'missing_auth',
-        'No credentials: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (or select the scripted model with --model-provider scripted).',
+        'No credentials: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN, configure apiKeyHelper in settings, select a provider (CLAUDE_CODE_USE_BEDROCK / _VERTEX / _FOUNDRY), or select the scripted model with --model-provider scripted.',
       );
     }
-    const { sdk, client, http } = await this.ensure();
-    const { betas, ...body } = request;
+    const r = await this.ensure();
+    const first = await this.send(r, request, signal);
+    if (first.ok) return first.stream;
+    // A key from apiKeyHelper the endpoint refused: run the helper again (it may have rotated) and retry once.
+    const e = first.error;
+    if (this.auth.kind === 'helper' && e instanceof ModelApiError && e.kind === 'authentication') {
+      this.auth.source.invalidate();
+      const second = await this.send(r, request, signal);
+      if (second.ok) return second.stream;
+      throw second.error;
+    }
+    throw e;
+  }
+
+  private async send(r: Ready, request: ModelRequest, signal: AbortSignal): Promise<{ ok: true; stream: ModelStream } | { ok: false; error: unknown }> {
+    const key = this.auth.kind === 'helper' ? await this.helperKey(signal) : undefined;
+    const { betas: requestBetas, ...rest } = request;
+    const betas = [...authBetas(this.auth), ...(requestBetas ?? [])];
+    const body = { ...rest, model: r.mapModel(rest.model), stream: true, ...r.bodyExtra };
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...authHeaders(this.auth, key), ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}) };
     let response: Response;
     try {
-      // What client.beta.messages.create sends, with the body serialised in chunks (request-body.ts) rather than
-      // by the SDK's JSON.stringify: a long conversation would otherwise be one large string per request.
-      const chunks = jsonInChunks({ ...body, stream: true });
-      response = await client
+      response = await r.client
         .post('/v1/messages', {
-          // The abort signal rides with the body, not as the SDK's `signal` option (see chunkedRequestBody).
-          body: http.chunkedRequestBody(chunks, signal),
-          headers: { 'content-type': 'application/json', ...(betas && betas.length ? { 'anthropic-beta': betas.join(',') } : {}) },
+          // What client.beta.messages.create sends. First party: the body serialised in chunks (request-body.ts)
+          // rather than by the SDK's JSON.stringify (a long conversation would otherwise be one large string per
+          // request), the abort signal riding with it (see chunkedRequestBody). Providers: an object, which their
+          // middleware rewrites (model into the path, betas into the body).
+          ...(r.chunked ? { body: r.http.chunkedRequestBody(jsonInChunks(body), signal) } : { body, signal }),
+          headers,
           stream: true,
         })
         .asResponse();
     } catch (err) {
-      throw toModelError(err, sdk, signal, false, this.opts.baseURL ?? DEFAULT_BASE_URL);
+      return { ok: false, error: toModelError(err, r.errors, signal, false, this.baseUrl(r)) };
     }
-    const responseBody = http.nodeBodyOf(response) ?? (response.body as unknown as AsyncIterable<Uint8Array> | null);
-    if (!responseBody) throw new ModelApiError('stream_interrupted', 'The model API answered without a body.');
+    const responseBody = r.http.nodeBodyOf(response) ?? (response.body as AsyncIterable<Uint8Array> | null);
+    if (!responseBody) return { ok: false, error: new ModelApiError('stream_interrupted', 'The model API answered without a body.') };
     return {
-      requestId: response.headers.get('request-id') ?? undefined,
-      events: events(responseBody as AsyncIterable<Uint8Array>),
-      mapError: (err) => toModelError(err, sdk, signal, true, this.opts.baseURL ?? DEFAULT_BASE_URL),
+      ok: true,
+      stream: {
+        requestId: response.headers.get('request-id') ?? response.headers.get('x-amzn-requestid') ?? undefined,
+        events: events(responseBody as AsyncIterable<Uint8Array>),
+        mapError: (err) => toModelError(err, r.errors, signal, true, this.baseUrl(r)),
+      },
     };
+  }
+
+  private async helperKey(signal: AbortSignal): Promise<string> {
+    if (this.auth.kind !== 'helper') return '';
+    try {
+      return await this.auth.source.get(signal);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      // The helper's failure is already explained (ApiKeyHelperError); as a model error it is an authentication
+      // failure the user must fix, never retried.
+      throw new ModelApiError('authentication', err instanceof Error ? err.message : String(err), { cause: err });
+    }
   }
 }
 
@@ -141,7 +210,7 @@ function toStreamEvent(sse: SseEvent): WithRaw<RawStreamEvent> | undefined {
     const e = (parsed as { error?: { type?: unknown; message?: unknown } }).error;
     const type = typeof e?.type === 'string' ? e.type : 'api_error';
     const message = typeof e?.message === 'string' ? e.message : 'The model API reported an error mid-stream.';
-    throw new ModelApiError(kindForStatus(null, type, message), message);
+    throw new ModelApiError(awsKind(type) ?? kindForStatus(null, type, message), message);
   }
   if (!isEvent(parsed)) return undefined;
   // The SSE data is one line of JSON from the API (a multi-line data field was joined with \n by the parser);
@@ -149,69 +218,4 @@ function toStreamEvent(sse: SseEvent): WithRaw<RawStreamEvent> | undefined {
   const ev: WithRaw<RawStreamEvent> = parsed;
   if (sse.data.indexOf('\n') === -1 && sse.data.indexOf('\r') === -1) ev[RAW_JSON] = sse.data;
   return ev;
-}
-
-const DEFAULT_BASE_URL = 'https://api.anthropic.com';
-
-/**
- * The system error under a connection failure, as `CODE address:port` (`ECONNREFUSED 127.0.0.1:9`,
- * `ENOTFOUND api.example`), found down the `cause` chain (the SDK wraps the socket's error); else the innermost
- * message. The SDK's own text ("Connection error.") names neither the host nor the cause.
- */
-export function connectionCause(err: unknown): string | undefined {
-  let innermost: string | undefined;
-  let e: unknown = err;
-  for (let depth = 0; depth < 6 && typeof e === 'object' && e !== null; depth++) {
-    const o = e as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown; message?: unknown; cause?: unknown };
-    if (typeof o.code === 'string' && /^E[A-Z_]+$/.test(o.code)) {
-      const where = typeof o.address === 'string' ? `${o.address}${typeof o.port === 'number' ? `:${o.port}` : ''}` : typeof o.hostname === 'string' ? o.hostname : '';
-      return where ? `${o.code} ${where}` : o.code;
-    }
-    if (typeof o.message === 'string' && o.message) innermost = o.message;
-    e = o.cause;
-  }
-  return innermost;
-}
-
-function connectionMessage(prefix: string, err: Error, baseUrl: string): string {
-  const cause = connectionCause(err.cause) ?? err.message;
-  return `${prefix} (${baseUrl}): ${cause}`;
-}
-
-function toModelError(err: unknown, sdk: SdkModule, signal: AbortSignal | undefined, midStream: boolean, baseUrl: string): unknown {
-  if (signal?.aborted) return signal.reason;
-  if (err instanceof ModelApiError) return err;
-  if (err instanceof sdk.APIUserAbortError) return err;
-  if (err instanceof sdk.APIConnectionTimeoutError) {
-    return new ModelApiError('timeout', 'The request to the model API timed out.', { cause: err });
-  }
-  if (err instanceof sdk.APIConnectionError) {
-    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', connectionMessage('Connection error', err, baseUrl), { cause: err });
-  }
-  if (err instanceof sdk.APIError) {
-    const status = typeof err.status === 'number' ? err.status : null;
-    const headers = err.headers;
-    const get = (name: string): string | null => headers?.get(name) ?? null;
-    const message = err.apiMessage ?? err.message;
-    const kind = kindForStatus(status, err.type ?? undefined, message);
-    const resetsAt = get('anthropic-ratelimit-requests-reset') ?? get('anthropic-ratelimit-tokens-reset') ?? undefined;
-    const retryAfterMs = parseRetryAfter(get, Date.now());
-    return new ModelApiError(kind, message, {
-      status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(resetsAt ? { resetsAt } : {}),
-      ...(err.requestID ? { requestId: err.requestID } : {}),
-      cause: err,
-    });
-  }
-  // The SDK's own errors that are not API or connection errors (a credential it cannot use, a bad option)
-  // fail the same way every time: never retried.
-  if (err instanceof sdk.AnthropicError && !midStream) {
-    return new ModelApiError('invalid_request', `The model client refused the request: ${err.message}`, { cause: err });
-  }
-  if (err instanceof Error) {
-    const cause = connectionCause(err) ?? err.message;
-    return new ModelApiError(midStream ? 'stream_interrupted' : 'connection', `${midStream ? 'The response stream broke' : 'Connection error'} (${baseUrl}): ${cause}`, { cause: err });
-  }
-  return err;
 }

@@ -4,6 +4,8 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
+import type { NetConfig } from '../net/config.js';
+import { createNetFetch, needsDispatcher } from '../net/fetch.js';
 import type { JsonChunks } from './request-body.js';
 
 type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -73,8 +75,14 @@ function plainHeaders(h: RequestInit['headers']): Record<string, string> {
   return out;
 }
 
-export function createHttpFetch(): FetchLike {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+/**
+ * Through a proxy (or with a client certificate) requests go through undici's dispatcher (net/undici.ts, CONNECT
+ * tunnelling, NO_PROXY), with the chunked body joined; otherwise through node:http, the fast path.
+ */
+export function createHttpFetch(net?: NetConfig): FetchLike {
+  if (net && net.proxy) return proxiedFetch(net);
+  const tls = net?.clientTls ? { cert: net.clientTls.cert, key: net.clientTls.key, ...(net.clientTls.passphrase !== undefined ? { passphrase: net.clientTls.passphrase } : {}) } : {};
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true, ...tls }) };
   return (input, init) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
@@ -130,4 +138,18 @@ export function createHttpFetch(): FetchLike {
         chunked.body.chunks.length = 0;
       } else req.end(typeof body === 'string' ? body : undefined);
     });
+}
+
+function proxiedFetch(net: NetConfig): FetchLike {
+  const inner = createNetFetch(net);
+  if (!needsDispatcher(net)) return inner;
+  return (input, init) => {
+    const body = init?.body;
+    const chunked = typeof body === 'object' && body !== null ? chunkedBodies.get(body) : undefined;
+    if (!chunked) return inner(input, { ...init, headers: { ...plainHeaders(init?.headers), 'accept-encoding': 'identity' } });
+    const text = chunked.body.chunks.join('');
+    chunked.body.chunks.length = 0;
+    const signal = init?.signal ? AbortSignal.any([init.signal, chunked.signal]) : chunked.signal;
+    return inner(input, { ...init, body: text, signal, headers: { ...plainHeaders(init?.headers), 'accept-encoding': 'identity' } });
+  };
 }

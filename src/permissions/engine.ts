@@ -164,6 +164,8 @@ function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' |
     return bashContentMatches(rule.ruleContent, s.command) || segs.some((seg) => seg.forms.some((form) => bashContentMatches(rule.ruleContent as string, form)));
   }
   if (s.kind === 'fetch') return webFetchRuleMatches(rule, s.url);
+  // `Skill(name)`: the rule names the skill exactly.
+  if (s.kind === 'session') return s.content !== undefined && rule.ruleContent === s.content;
   return false;
 }
 

@@ -209,21 +209,22 @@ async function race(prompt: PromptRequest, ctl: AbortController, deps: Permissio
   if (!deps.permissionRequestHook) return host;
   const hook = deps.permissionRequestHook(prompt, ctl.signal);
   return new Promise((resolve, reject) => {
-    let hostFailed: unknown;
+    // Boxed: a host prompt may fail with any value, undefined included.
+    let hostFailed: { error: unknown } | undefined;
     let hookDone = false;
     host.then(resolve, (e: unknown) => {
-      hostFailed = e;
+      hostFailed = { error: e };
       if (hookDone) reject(e);
     });
     hook.then(
       (h) => {
         hookDone = true;
         if (h) resolve(h);
-        else if (hostFailed !== undefined) reject(hostFailed);
+        else if (hostFailed) reject(hostFailed.error);
       },
       () => {
         hookDone = true;
-        if (hostFailed !== undefined) reject(hostFailed);
+        if (hostFailed) reject(hostFailed.error);
       },
     );
   });

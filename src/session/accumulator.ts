@@ -47,7 +47,7 @@ export class MessageAccumulator {
         if (cb.type === 'text') block = { type: 'text', text: cb.text ?? '' };
         else if (cb.type === 'thinking') block = { type: 'thinking', thinking: cb.thinking ?? '', signature: cb.signature ?? '' };
         else if (cb.type === 'tool_use') block = { type: 'tool_use', id: cb.id, name: cb.name, input: {} };
-        else block = { ...cb } as AssistantBlock;
+        else block = { ...cb };
         this.blocks[ev.index] = { block, json: '', complete: false };
         return undefined;
       }

@@ -7,10 +7,10 @@ import type { ProgressOptions } from '../executor/progress.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
-import type { EventSink } from '../thread/events.js';
+import type { EventSink, SessionEvent } from '../thread/events.js';
 import type { SidechainRecorder, TranscriptRecorder } from '../thread/recorder.js';
 import type { RetryPolicy } from './retry.js';
-import type { SystemPromptSpec } from './system-prompt.js';
+import type { PromptEnvironment, PromptExtras, SystemPromptSpec } from './system-prompt.js';
 
 export interface SessionSettings {
   model: string;
@@ -47,12 +47,34 @@ export interface QueuedInput {
   /** false: append to the conversation without starting a turn. */
   shouldQuery: boolean;
   isSynthetic: boolean;
+  /**
+   * A slash command the host typed (src/commands): run where this input would become a turn, in queue order.
+   * It either answers locally (no model call) or hands back the content of the turn to run instead.
+   */
+  command?: LocalCommandRun;
   /** A command the session runs itself instead of sending `content` to the model (a slash command). */
   local?: LocalCommand;
 }
 
 /** Commands answered by the session, in turn order (so one that arrives during a turn waits for it). */
 export type LocalCommand = { kind: 'compact'; instructions: string | undefined };
+
+export type LocalCommandOutcome =
+  /** Run a normal turn with this content instead (a custom command's expansion). */
+  | { kind: 'turn'; content: string | UserBlock[] }
+  /** Answered locally: `text` is shown as a synthetic assistant message and is the result's text. */
+  | { kind: 'output'; command: string; text: string }
+  /** Refused or failed locally: an error result naming why. */
+  | { kind: 'error'; command: string; message: string };
+
+export interface LocalCommandContext {
+  readonly signal: AbortSignal;
+  /** /clear: drops the conversation the next request would carry. */
+  clearConversation(): void;
+  emit(ev: SessionEvent): void | Promise<void>;
+}
+
+export type LocalCommandRun = (ctx: LocalCommandContext) => Promise<LocalCommandOutcome>;
 
 export { type TurnHooks, noTurnHooks } from '../hooks/turn-hooks.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
@@ -86,4 +108,14 @@ export interface SessionDeps {
    * start-up; MCP servers declared by then are waited for, within their budget).
    */
   ready?: () => Promise<void>;
+  /** What the project adds to every request (memory files, output style, environment facts); read per request. */
+  promptContext?: PromptContextPort;
+}
+
+/** Implemented by src/project; the session awaits `ready()` before its first turn. */
+export interface PromptContextPort {
+  /** Resolves when the context is loaded (never rejects); awaited before the first turn. */
+  ready(): Promise<void>;
+  environment(): Pick<PromptEnvironment, 'isGitRepo' | 'osVersion'>;
+  extras(): PromptExtras;
 }

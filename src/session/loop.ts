@@ -13,6 +13,7 @@ import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
 import { apiErrorText, assistantErrorName, errorCategoryOf } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
 import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
+import { withContext } from './system-prompt.js';
 import { type UsageLedger, emptyTurnUsage } from './usage.js';
 
 /** The tools a loop offers the model and runs (the session's registry, or a subagent's restricted set). */
@@ -41,6 +42,8 @@ export interface AgentLoopParams {
   settings: Readonly<LoopSettings>;
   /** The system prompt for a request to `model`. */
   system: (model: string) => SystemBlock[];
+  /** Text blocks put before the first user message of every request (the main session's environment and memory files). */
+  context?: (model: string) => readonly string[];
   /** Stop hooks (the main loop); a nested loop passes none. */
   stopHook?: TurnHooks['stop'];
   ledger: UsageLedger;
@@ -148,7 +151,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       model,
       max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
       system: p.system(model),
-      messages: thread.forRequest(),
+      messages: p.context ? withContext(thread.forRequest(), p.context(model)) : thread.forRequest(),
       ...(toolDefs.length ? { tools: toolDefs } : {}),
       ...(thinking ? { thinking } : {}),
       metadata: { user_id: p.userId },

@@ -1,25 +1,24 @@
 // Price table, USD per million tokens. Cache writes cost 1.25× input (5-minute TTL) or 2× (1-hour TTL); cache
 // reads 0.1× input (Anthropic's published multipliers). A model that is not in the table is priced by its
 // family (the first of opus / sonnet / haiku / fable found in its id), and if no family matches, as Sonnet.
-// The basis used is reported in modelUsage[model].costBasis.
+// The basis used is reported in modelUsage[model].costBasis. Context windows are in context-window.ts.
 
 export interface ModelPrice {
   input: number;
   output: number;
-  contextWindow: number;
   maxOutputTokens: number;
 }
 
 export const PRICE_TABLE: Readonly<Record<string, ModelPrice>> = {
-  'claude-opus-5-5': { input: 4, output: 20, contextWindow: 1_000_000, maxOutputTokens: 128_000 },
-  'claude-fable-5-2': { input: 8, output: 40, contextWindow: 1_000_000, maxOutputTokens: 128_000 },
-  'claude-opus-4-5': { input: 5, output: 25, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-opus-4-1': { input: 15, output: 75, contextWindow: 200_000, maxOutputTokens: 32_000 },
-  'claude-opus-4-0': { input: 15, output: 75, contextWindow: 200_000, maxOutputTokens: 32_000 },
-  'claude-sonnet-4-5': { input: 3, output: 15, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-sonnet-4-0': { input: 3, output: 15, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-haiku-4-5': { input: 1, output: 5, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  'claude-3-5-haiku': { input: 0.8, output: 4, contextWindow: 200_000, maxOutputTokens: 8_192 },
+  'claude-opus-5-5': { input: 4, output: 20, maxOutputTokens: 128_000 },
+  'claude-fable-5-2': { input: 8, output: 40, maxOutputTokens: 128_000 },
+  'claude-opus-4-5': { input: 5, output: 25, maxOutputTokens: 64_000 },
+  'claude-opus-4-1': { input: 15, output: 75, maxOutputTokens: 32_000 },
+  'claude-opus-4-0': { input: 15, output: 75, maxOutputTokens: 32_000 },
+  'claude-sonnet-4-5': { input: 3, output: 15, maxOutputTokens: 64_000 },
+  'claude-sonnet-4-0': { input: 3, output: 15, maxOutputTokens: 64_000 },
+  'claude-haiku-4-5': { input: 1, output: 5, maxOutputTokens: 64_000 },
+  'claude-3-5-haiku': { input: 0.8, output: 4, maxOutputTokens: 8_192 },
 };
 
 const FAMILY_FALLBACK: ReadonlyArray<[string, string]> = [

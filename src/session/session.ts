@@ -8,6 +8,7 @@ import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionOptions, SessionSettings } from './config.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { Thread } from '../thread/thread.js';
+import { runLocalCommand } from './local-command.js';
 import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
 import { runCompactTurn } from './compact-turn.js';
@@ -136,7 +137,16 @@ export class Session {
   }
 
   private async run(): Promise<void> {
-    for await (const input of this.queue) {
+    for await (const queued of this.queue) {
+      let input = queued;
+      if (input.command) {
+        const content = await this.runLocal(input);
+        if (content === undefined) {
+          this.resultIndex++;
+          continue;
+        }
+        input = { uuid: input.uuid, content, shouldQuery: input.shouldQuery, isSynthetic: input.isSynthetic };
+      }
       if (!input.shouldQuery) {
         this.thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
         continue;
@@ -149,6 +159,8 @@ export class Session {
         if (!this.started) {
           this.started = true;
           await this.deps.ready?.();
+          // The project's memory files: loading since start-up, needed by the first request.
+          await this.deps.promptContext?.ready();
           const ss = await this.deps.turnHooks.sessionStart(this.opts.startSource, controller.signal);
           for (const ctx of ss.additionalContext) {
             const text = `<system-reminder>\nSessionStart hook additional context: ${ctx}\n</system-reminder>`;
@@ -184,6 +196,28 @@ export class Session {
       }
       await this.emit({ type: 'turn_result', result });
       await this.emit({ type: 'state', state: 'idle' });
+    }
+  }
+
+  /** A slash command (src/commands), interruptible like a turn; undefined when it was answered locally. */
+  private async runLocal(input: QueuedInput): Promise<QueuedInput['content'] | undefined> {
+    const controller = new AbortController();
+    this.current = { controller, input };
+    try {
+      return await runLocalCommand({
+        input,
+        signal: controller.signal,
+        clearConversation: () => this.thread.clear(),
+        emit: (ev) => this.emit(ev),
+        newUuid: this.deps.newUuid,
+        now: this.deps.now,
+        resultIndex: this.resultIndex,
+        queuedCount: () => this.queue.size,
+        modelUsage: () => this.ledger.modelUsage(),
+        totalCostUsd: () => this.ledger.totalCostUsd,
+      });
+    } finally {
+      this.current = undefined;
     }
   }
 

@@ -7,7 +7,7 @@ import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionSettings } from './config.js';
 import { earlyResult, runAgentLoop } from './loop.js';
-import { buildSystemBlocks } from './system-prompt.js';
+import { type BuiltPrompt, buildPrompt } from './system-prompt.js';
 import type { UsageLedger } from './usage.js';
 
 export { STRUCTURED_OUTPUT_TOOL } from './loop.js';
@@ -31,8 +31,7 @@ export interface TurnContext {
 function promptText(content: string | UserBlock[]): string {
   if (typeof content === 'string') return content;
   return content
-    .filter((b) => b.type === 'text')
-    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
     .join('\n');
 }
 
@@ -59,6 +58,8 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     thread,
     settings,
     system: (model) => systemFor(tc, model),
+    // The context before the first user message (environment, memory files: src/project).
+    context: (model) => promptFor(tc, model).context,
     stopHook: (i, s) => deps.turnHooks.stop(i, s),
     shared: tc.shared,
     signal,
@@ -70,13 +71,23 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   });
 }
 
+/** The session's system prompt, and the context before the first user message, for a request to `model`. */
+export function promptFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): BuiltPrompt {
+  return buildPrompt(
+    tc.settings.systemPrompt,
+    {
+      cwd: tc.shared.current.cwd,
+      platform: osPlatform(),
+      date: new Date(tc.deps.now()).toISOString().slice(0, 10),
+      model,
+      additionalDirectories: tc.shared.current.additionalDirectories,
+      ...tc.deps.promptContext?.environment(),
+    },
+    tc.deps.promptContext?.extras(),
+  );
+}
+
 /** The session's system prompt for a request to `model`. */
 export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): SystemBlock[] {
-  return buildSystemBlocks(tc.settings.systemPrompt, {
-    cwd: tc.shared.current.cwd,
-    platform: osPlatform(),
-    date: new Date(tc.deps.now()).toISOString().slice(0, 10),
-    model,
-    additionalDirectories: tc.shared.current.additionalDirectories,
-  });
+  return promptFor(tc, model).system;
 }

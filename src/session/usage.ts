@@ -2,6 +2,7 @@
 // `total_cost_usd` are cumulative for the life of the process, as in Claude Code.
 import type { Usage } from '../model/types.js';
 import type { ModelUsageTotals, TurnUsage } from './events.js';
+import { contextWindowFor } from './context-window.js';
 import { costUsd, priceFor } from './pricing.js';
 
 export function emptyTurnUsage(): TurnUsage {
@@ -21,11 +22,8 @@ export function emptyTurnUsage(): TurnUsage {
 /** Merges message_delta usage over message_start usage: later non-null counters win. */
 export function mergeUsage(base: Usage, update: Partial<Usage> | undefined): Usage {
   if (!update) return base;
-  const out: Usage = { ...base };
-  for (const [k, v] of Object.entries(update)) {
-    if (v !== null && v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
-  }
-  return out;
+  const set = Object.entries(update).filter(([, v]) => v !== null && v !== undefined);
+  return { ...base, ...(Object.fromEntries(set) as Partial<Usage>) };
 }
 
 export interface CallCost {
@@ -64,7 +62,7 @@ export class UsageLedger {
       cacheCreationInputTokens: 0,
       webSearchRequests: 0,
       costUSD: 0,
-      contextWindow: price.contextWindow,
+      contextWindow: contextWindowFor(model),
       maxOutputTokens: price.maxOutputTokens,
       costBasis: basis,
     };

@@ -55,7 +55,7 @@ export class Conversation {
       if (tail && (tail.type === 'text' || tail.type === 'tool_result' || tail.type === 'image' || tail.type === 'document')) {
         out[out.length - 1] = {
           role: 'user',
-          content: [...blocks.slice(0, -1), { ...tail, cache_control: { type: 'ephemeral' } } as UserBlock],
+          content: [...blocks.slice(0, -1), { ...tail, cache_control: { type: 'ephemeral' } }],
         };
       }
     }

@@ -95,6 +95,8 @@ export interface TurnResult {
   error?: TurnError;
   structuredOutput?: unknown;
   userMessageUuids: string[];
+  /** The slash command answered locally (Claude Code's `local_command` on the result). */
+  localCommand?: string;
   resultIndex: number;
   queuedTurnCount: number;
 }
@@ -202,8 +204,18 @@ export type SessionEvent =
       stderr: string;
       exitCode?: number;
     }
+  /** A slash command answered locally: shown as a synthetic assistant message (Claude Code's `<synthetic>` model). */
+  | { type: 'local_command_output'; uuid: string; text: string }
+  /** /clear: the host should start a fresh transcript view. */
+  | { type: 'conversation_reset'; newConversationId: string; userMessageUuid: string }
+  /** The slash-command list changed (a reload): the full new list. */
+  | { type: 'commands_changed'; commands: Array<{ name: string; description: string; argumentHint: string; aliases?: string[]; builtin?: boolean }> }
+  /** A problem the host should show (a project file skipped); also logged on stderr. */
+  | { type: 'notice'; level: 'warning'; text: string; path: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /** A banner for the host (a project file that was skipped or cut, say). */
+  | { type: 'informational'; content: string; level: 'info' | 'notice' | 'suggestion' | 'warning' }
   /** A compaction started (status compacting) or ended (status null, with how it went). */
   | { type: 'compact_status'; status: 'compacting' }
   | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }

@@ -50,6 +50,14 @@ export class Thread {
     return this.conv.length;
   }
 
+  /**
+   * /clear: the next request starts from nothing. Not recorded in the transcript (a resume brings back the turns
+   * before it; Claude Code starts a new session for a /clear instead).
+   */
+  clear(): void {
+    this.conv = new Conversation([]);
+  }
+
   /** The messages for the next request (see Conversation.forRequest). */
   forRequest(): ApiMessage[] {
     return this.conv.forRequest();

@@ -135,7 +135,7 @@ export type PermissionSubject =
   | { kind: 'command'; command: string }
   | { kind: 'fetch'; url: string }
   /** Changes only agentd's own session state (todo list, structured answer): allowed unless a rule says otherwise. */
-  | { kind: 'session' }
+  | { kind: 'session'; content?: string }
   | { kind: 'none' };
 
 export interface Tool<I = unknown, O = unknown> {
@@ -168,6 +168,7 @@ export interface Tool<I = unknown, O = unknown> {
 }
 
 /** A tool whose input type is erased, for registries and the executor. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool's input is contravariant: no other type erases every Tool<I> to one registry type.
 export type AnyTool = Tool<any, unknown>;
 
 export interface BackgroundShellInfo {

@@ -114,7 +114,12 @@ describe('architecture', () => {
     const homes: Record<string, (p: string) => boolean> = {
       pino: (p) => p === 'src/log/logger.ts',
       execa: (p) => p === 'src/tools/process.ts',
-      '@anthropic-ai/sdk': (p) => p === 'src/model/anthropic.ts',
+      // The provider entries export the error classes of the SDK copy bundled with their provider's SDK.
+      '@anthropic-ai/sdk': (p) => p === 'src/model/anthropic.ts' || /^src\/model\/providers\/(bedrock|vertex|foundry)-entry\.ts$/.test(p),
+      '@anthropic-ai/bedrock-sdk': (p) => p === 'src/model/providers/bedrock-entry.ts',
+      '@anthropic-ai/vertex-sdk': (p) => p === 'src/model/providers/vertex-entry.ts',
+      '@anthropic-ai/foundry-sdk': (p) => p === 'src/model/providers/foundry-entry.ts',
+      undici: (p) => p === 'src/net/undici.ts',
       'web-tree-sitter': (p) => p.startsWith('src/tools/shell/'),
       ajv: (p) => p === 'src/tools/json-schema.ts',
       // Loaded lazily, only when the `sandbox` settings turn the command sandbox on.

@@ -258,12 +258,22 @@ describe('agentd under @agentclientprotocol/claude-agent-acp 0.101.0 (Node 22)',
     // three adapter starts: generous on a loaded machine
   }, 90_000);
 
-  it('advertises /mcp and /remote-control; /remote-control is answered without a model request, with a clear refusal', async () => {
+  it('advertises agentd\'s built-ins, /mcp and /remote-control; /remote-control is answered without a model request, with a clear refusal', async () => {
     const world = acpWorld({ rules: [], fallback: { content: [{ type: 'text', text: 'unscripted' }] } }, { adapter: ADAPTER });
     const agent = await start(world);
     const { sessionId } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });
     const commands = await agent.waitForUpdate((u) => u.sessionUpdate === 'available_commands_update');
-    expect(commands.sessionUpdate === 'available_commands_update' && commands.availableCommands.map((c) => c.name)).toEqual(['mcp', 'remote-control']);
+    // agentd's built-ins (the adapter drops `clear` and puts its own `mcp` entry after them), then its /remote-control.
+    expect(commands.sessionUpdate === 'available_commands_update' && commands.availableCommands.map((c) => c.name)).toEqual([
+      'compact',
+      'context',
+      'usage',
+      'model',
+      'reload-skills',
+      'init',
+      'mcp',
+      'remote-control',
+    ]);
 
     expect(await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: '/remote-control' }] })).toEqual({ stopReason: 'end_turn' });
     expect(agentText(agent.updates, sessionId)).toEqual([

@@ -14,6 +14,7 @@ import type { Scenario } from '../../src/model/scripted/scenario.js';
 import type { ModelRequest } from '../../src/model/types.js';
 import { recordedRequests } from '../support/sdk-run.js';
 import { AGENTD, ROOT, baseEnv, tempDir } from '../support/daemon.js';
+import { withoutContext } from '../support/context.js';
 
 const SCENARIOS: Record<string, Scenario> = {
   query: { rules: [{ reply: { content: [{ type: 'text', text: 'Hello, {{lastUserText}}!' }] } }] },
@@ -168,7 +169,7 @@ describe('the Python Agent SDK drives agentd', () => {
       one_session: true,
       init: { cwd: w.cwd, permissionMode: 'default' },
     });
-    expect(w.requests().map((r) => r.messages)).toEqual([[prompt('hello from python')]]);
+    expect(w.requests().map((r) => withoutContext(r.messages))).toEqual([[prompt('hello from python')]]);
   });
 
   it('ClaudeSDKClient: three turns on one connection, the second interrupted mid-reply', () => {
@@ -187,7 +188,7 @@ describe('the Python Agent SDK drives agentd', () => {
       one_session: true,
     });
     // The third request carries the whole conversation: the interrupted reply up to its first block and the marker.
-    expect(w.requests().map((r) => r.messages)).toEqual([
+    expect(w.requests().map((r) => withoutContext(r.messages))).toEqual([
       [prompt('first question')],
       [{ role: 'user', content: 'first question' }, { role: 'assistant', content: [{ type: 'text', text: 'Answer one.' }] }, prompt('tell me a slow story')],
       [
@@ -274,7 +275,7 @@ describe('the Python Agent SDK drives agentd', () => {
       second: { kinds: ['system/init', 'assistant:text', 'result/success'], texts: ['It was PELICAN.'], result: success('It was PELICAN.') },
       same_session: true,
     });
-    expect(w.requests().map((r) => r.messages)).toEqual([
+    expect(w.requests().map((r) => withoutContext(r.messages))).toEqual([
       [prompt('remember the word PELICAN')],
       [{ role: 'user', content: 'remember the word PELICAN' }, { role: 'assistant', content: [{ type: 'text', text: 'I will remember it.' }] }, prompt('what was the word?')],
     ]);

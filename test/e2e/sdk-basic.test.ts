@@ -7,6 +7,7 @@ import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { AGENTD, baseEnv, tappedSpawner, tempDir } from '../support/daemon.js';
 import type { FrameTap } from '../support/frames.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
+import { withoutContext } from '../support/context.js';
 import { promptChannel as channel } from '../support/sdk-run.js';
 
 const SCENARIO: Scenario = {
@@ -64,9 +65,10 @@ describe('official SDK over the real Anthropic adapter', () => {
     // 1000 in × $4/M + 50 out × $20/M for the default model.
     expect((result as { total_cost_usd: number }).total_cost_usd).toBeCloseTo(0.005, 9);
     expect(server.requests).toHaveLength(1);
-    expect(server.requests[0]?.body.messages).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'Say hello', cache_control: { type: 'ephemeral' } }] },
-    ]);
+    // The environment goes before the first prompt (a custom system prompt: the SDK's default `[""]`).
+    const sent = server.requests[0]?.body.messages ?? [];
+    expect(JSON.stringify(sent[0]?.content)).toContain('# Environment\\n- Working directory: ');
+    expect(withoutContext(sent)).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Say hello', cache_control: { type: 'ephemeral' } }] }]);
     // @anthropic-ai/sdk 1.x sends the key as a bearer token.
     expect(String(server.requests[0]?.headers['authorization'] ?? server.requests[0]?.headers['x-api-key'])).toContain('sk-test-loopback-key-0000');
   });

@@ -110,7 +110,7 @@ describe('canUseTool through the SDK', () => {
     let signalled = false;
     const input = promptChannel();
     input.push('write it');
-    // eslint-disable-next-line prefer-const
+    // eslint-disable-next-line prefer-const -- canUseTool (below) reads q, and query() needs canUseTool before q exists
     let q: ReturnType<typeof query>;
     const canUseTool: CanUseTool = (_n, _i, { signal }) =>
       new Promise((resolve) => {

@@ -21,7 +21,7 @@ describe('sessions through the SDK', () => {
     expect(req?.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(req?.messages)).toContain('PELICAN');
 
-    vi.stubEnv('CLAUDE_CONFIG_DIR', run.env['CLAUDE_CONFIG_DIR'] as string);
+    vi.stubEnv('CLAUDE_CONFIG_DIR', run.env['CLAUDE_CONFIG_DIR']);
     const sessions = await listSessions({ dir: run.cwd });
     expect(sessions.map((s) => s.sessionId)).toEqual([sessionId]);
     expect(sessions[0]).toMatchObject({ cwd: run.cwd });

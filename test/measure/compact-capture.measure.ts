@@ -33,7 +33,7 @@ it('compact capture', async () => {
   let release: () => void = () => {};
   async function* input(): AsyncGenerator<SDKUserMessage> {
     for (const p of prompts) {
-      yield { type: 'user', message: { role: 'user', content: p }, parent_tool_use_id: null, session_id: '' } as SDKUserMessage;
+      yield { type: 'user', message: { role: 'user', content: p }, parent_tool_use_id: null, session_id: '' };
       await new Promise<void>((r) => (release = r));
     }
   }

@@ -61,8 +61,9 @@ describe('control requests of the current claude-agent-acp', () => {
     const usage = await control(d, 'c', { subtype: 'get_context_usage', detail: 'summary' });
     expect(usage).toMatchObject({ subtype: 'success', request_id: 'c', response: { model: 'claude-opus-5-5', maxTokens: 1_000_000, rawMaxTokens: 1_000_000, agentd_estimate: 'estimate' } });
     const categories = (usage['response'] as { categories: Array<{ id: string }> }).categories.map((c) => c.id);
-    // the system prompt and the built-in tools (loaded for the answer), no messages yet
-    expect(categories).toEqual(['system_prompt', 'system_tools', 'free_space']);
+    // the system prompt and the built-in tools (loaded for the answer), no messages yet; the window above the
+    // automatic-compaction threshold
+    expect(categories).toEqual(['system_prompt', 'system_tools', 'autocompact_buffer', 'free_space']);
     expect(await control(d, 'r', { subtype: 'remote_control', enabled: true })).toEqual({
       subtype: 'error',
       request_id: 'r',

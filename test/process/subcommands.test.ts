@@ -115,30 +115,28 @@ describe('auth status', () => {
     expect([both.code, JSON.parse(both.stdout)]).toEqual([0, status(h, { authMethod: 'oauth_token' }, { credentials: ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'] })]);
   });
 
-  it('reports credentials agentd does not use (CLAUDE_CODE_OAUTH_TOKEN, apiKeyHelper, Bedrock), after a global --settings', async () => {
+  it('apiKeyHelper from a global --settings wins over the user file; a lower-precedence CLAUDE_CODE_OAUTH_TOKEN is reported unused', async () => {
     const h = newHome();
     mkdirSync(h.config, { recursive: true });
     writeFileSync(join(h.config, 'settings.json'), JSON.stringify({ apiKeyHelper: 'print-my-key' }));
-    const r = await run(['--settings', '{"apiKeyHelper":"other-helper"}', 'auth', 'status', '--json'], {
-      home: h,
-      env: { CLAUDE_CODE_OAUTH_TOKEN: 'oat-secret', CLAUDE_CODE_USE_BEDROCK: '1' },
-    });
-    expect(r.code).toBe(1);
-    const { apiKeySource: _, ...rest } = status(
-      h,
-      { loggedIn: false, authMethod: 'none' },
-      {
-        credentials: [],
-        unused: [
-          { source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: 'agentd does not use Claude subscription tokens; set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN' },
-          { source: `apiKeyHelper (${join(h.config, 'settings.json')})`, reason: 'agentd does not run apiKeyHelper; export the key as ANTHROPIC_API_KEY' },
-          { source: 'apiKeyHelper (--settings)', reason: 'agentd does not run apiKeyHelper; export the key as ANTHROPIC_API_KEY' },
-          { source: 'CLAUDE_CODE_USE_BEDROCK', reason: 'agentd does not support Amazon Bedrock; it calls the Anthropic Messages API at ANTHROPIC_BASE_URL' },
-        ],
-      },
+    const r = await run(['--settings', '{"apiKeyHelper":"other-helper"}', 'auth', 'status', '--json'], { home: h, env: { CLAUDE_CODE_OAUTH_TOKEN: 'oat-secret' } });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      status(h, { authMethod: 'api_key_helper', apiKeySource: 'apiKeyHelper' }, { credentials: ['apiKeyHelper'], unused: [{ source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: 'apiKeyHelper takes precedence' }] }),
     );
-    expect(JSON.parse(r.stdout)).toEqual(rest);
     expect(r.stdout).not.toContain('secret');
+  });
+
+  it('CLAUDE_CODE_OAUTH_TOKEN alone is authMethod oauth_token; a cloud provider is third_party with its endpoint (as Claude Code)', async () => {
+    const h = newHome();
+    const oauth = await run(['auth', 'status'], { home: h, env: { CLAUDE_CODE_OAUTH_TOKEN: 'oat-secret' } });
+    expect([oauth.code, JSON.parse(oauth.stdout)]).toEqual([0, status(h, { authMethod: 'oauth_token', apiKeySource: 'CLAUDE_CODE_OAUTH_TOKEN' }, { credentials: ['CLAUDE_CODE_OAUTH_TOKEN'] })]);
+    const bedrock = await run(['auth', 'status'], { home: h, env: { CLAUDE_CODE_USE_BEDROCK: '1', AWS_REGION: 'eu-west-1', ANTHROPIC_BASE_URL: '' } });
+    const { apiKeySource: _a, consoleProfileSignInOffered: _c, ...rest } = status(h, { authMethod: 'third_party', apiProvider: 'bedrock' }, { credentials: [], baseUrl: 'https://bedrock-runtime.eu-west-1.amazonaws.com' });
+    expect([bedrock.code, JSON.parse(bedrock.stdout)]).toEqual([0, rest]);
+    const foundry = await run(['auth', 'status', '--text'], { home: h, env: { CLAUDE_CODE_USE_FOUNDRY: '1', ANTHROPIC_FOUNDRY_RESOURCE: 'res' } });
+    expect(foundry.code).toBe(1);
+    expect(foundry.stdout).toContain('Not used by agentd: CLAUDE_CODE_USE_FOUNDRY (CLAUDE_CODE_USE_FOUNDRY: agentd authenticates to Foundry with ANTHROPIC_FOUNDRY_API_KEY only');
   });
 
   it('the scripted model needs no credentials', async () => {
@@ -153,12 +151,12 @@ describe('auth status', () => {
     const r = await run(['auth', 'status', '--json', '--text'], { home: h, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: 'tok', NODE_EXTRA_CA_CERTS: '/nonexistent/ca.pem' } });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`Auth token: ANTHROPIC_AUTH_TOKEN\nAPI key: ANTHROPIC_API_KEY\nAnthropic base URL: ${server.url}\nAdditional CA cert(s): /nonexistent/ca.pem\n`);
-    const out = await run(['auth', 'status', '--text'], { home: h, env: { CLAUDE_CODE_OAUTH_TOKEN: 'x' } });
-    expect([out.code, out.stdout]).toEqual([
+    const out = await run(['auth', 'status', '--text'], { home: h, env: { CLAUDE_CODE_OAUTH_TOKEN: 'x', HTTPS_PROXY: 'http://user:pw@proxy.example:3128' } });
+    expect([out.code, out.stdout]).toEqual([0, `OAuth token: CLAUDE_CODE_OAUTH_TOKEN\nProxy: http://***@proxy.example:3128\nAnthropic base URL: ${server.url}\n`]);
+    const none = await run(['auth', 'status', '--text'], { home: h });
+    expect([none.code, none.stdout]).toEqual([
       1,
-      `Anthropic base URL: ${server.url}\n` +
-        'Not used by agentd: CLAUDE_CODE_OAUTH_TOKEN (agentd does not use Claude subscription tokens; set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN)\n' +
-        'Not logged in. Set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (run agentd auth login for details).\n',
+      `Anthropic base URL: ${server.url}\nNot logged in. Set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider (run agentd auth login for details).\n`,
     ]);
   });
 
@@ -472,7 +470,7 @@ describe('doctor', () => {
     const rgMark = findOnPath('rg', '/usr/bin:/bin') ? 'ok ripgrep' : 'warn ripgrep';
     expect(marks).toEqual(['ok Node.js', rgMark, 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
-    expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN');
+    expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider');
     expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));
     expect(lines.at(-2)).toBe('5 problems found.');
   });

@@ -198,9 +198,11 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     mcp_toggle: refuse,
     mcp_set_servers: refuse,
     set_mcp_permission_mode_override: refuse,
+    reload_output_styles: refuse,
     generate_session_title: refuse,
     get_context_usage: refuse,
     remote_control: refuse,
+    reload_skills: refuse,
   };
   let n = 0;
   const router = new Router({

@@ -126,7 +126,7 @@ export function userFrame(text: string, extra: Record<string, unknown> = {}): un
 export function tappedSpawner(taps: FrameTap[] = []) {
   return (o: { command: string; args: string[]; cwd?: string; env: Record<string, string | undefined>; signal: AbortSignal }) => {
     // The SDK passes the executable path as `command` (for .mjs it is node + [path, ...args]).
-    const child = spawn(o.command, o.args, { cwd: o.cwd, env: o.env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(o.command, o.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const tap = new FrameTap();
     taps.push(tap);
     const out = new PassThrough();
@@ -141,7 +141,7 @@ export function tappedSpawner(taps: FrameTap[] = []) {
     child.stderr?.resume();
     o.signal.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
     return {
-      stdin: child.stdin as NonNullable<ChildProcess['stdin']>,
+      stdin: child.stdin,
       stdout: out,
       get killed() {
         return child.killed;

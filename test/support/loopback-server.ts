@@ -1,6 +1,8 @@
 // A loopback HTTP server speaking the Anthropic Messages SSE protocol, driven by the same scenario engine as the
 // in-process scripted model. The real @anthropic-ai/sdk path is tested against it; no test touches the network.
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { bedrockChunk, bedrockException } from './aws-event-stream.js';
 import type { AddressInfo } from 'node:net';
 import { ScenarioEngine } from '../../src/model/scripted/engine.js';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
@@ -27,7 +29,21 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export async function startLoopbackServer(scenario: Scenario, vars: Record<string, string> = {}): Promise<LoopbackServer> {
+export interface LoopbackOptions {
+  /** Serve HTTPS with this key and certificate (test/support/tls.ts makes a self-signed pair). */
+  tls?: { key: string; cert: string; /** Require a client certificate signed by this CA (mutual TLS). */ clientCa?: string };
+  /**
+   * The response wire format: the Messages API's SSE (also what Vertex's streamRawPredict and Foundry answer), or
+   * Bedrock's invoke-with-response-stream (AWS event-stream frames, errors typed by x-amzn-errortype).
+   */
+  wire?: 'anthropic' | 'bedrock';
+}
+
+/** Bedrock's exception name for an HTTP error status (what x-amzn-errortype carries). */
+const BEDROCK_ERROR: Record<number, string> = { 400: 'ValidationException', 401: 'UnrecognizedClientException', 403: 'AccessDeniedException', 404: 'ResourceNotFoundException', 429: 'ThrottlingException', 500: 'InternalServerException', 503: 'ServiceUnavailableException' };
+
+export async function startLoopbackServer(scenario: Scenario, vars: Record<string, string> = {}, opts: LoopbackOptions = {}): Promise<LoopbackServer> {
+  const bedrock = opts.wire === 'bedrock';
   const engine = new ScenarioEngine(scenario, vars, { record: true });
   const requests: RecordedRequest[] = [];
   const sockets = new Set<import('node:net').Socket>();
@@ -60,21 +76,24 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
       if (plan.delayMs) await sleep(plan.delayMs);
       const headers: Record<string, string> = { 'content-type': 'application/json', 'request-id': requestId };
       if (plan.retryAfterSec !== undefined) headers['retry-after'] = String(plan.retryAfterSec);
+      if (bedrock) headers['x-amzn-errortype'] = `${BEDROCK_ERROR[plan.status] ?? 'InternalServerException'}:http://internal.amazon.com/coral/com.amazon.bedrock/`;
       res.writeHead(plan.status, headers);
-      res.end(JSON.stringify({ type: 'error', error: { type: plan.type, message: plan.message }, request_id: requestId }));
+      res.end(JSON.stringify(bedrock ? { message: plan.message } : { type: 'error', error: { type: plan.type, message: plan.message }, request_id: requestId }));
       rec.outcome = 'error_response';
       return;
     }
     if (plan.firstTokenMs) await sleep(plan.firstTokenMs);
     if (closed) return;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId });
+    res.writeHead(200, bedrock ? { 'content-type': 'application/vnd.amazon.eventstream', 'x-amzn-requestid': requestId } : { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId });
     for (const { delayMs, event } of plan.events) {
       if (delayMs) await sleep(delayMs);
       if (closed) return;
-      sse(res, event.type, event);
+      if (bedrock) res.write(bedrockChunk(event));
+      else sse(res, event.type, event);
     }
     if (plan.end.kind === 'error') {
-      sse(res, 'error', { type: 'error', error: { type: plan.end.type, message: plan.end.message } });
+      if (bedrock) res.write(bedrockException(plan.end.type === 'overloaded_error' ? 'serviceUnavailableException' : 'throttlingException', plan.end.message));
+      else sse(res, 'error', { type: 'error', error: { type: plan.end.type, message: plan.end.message } });
       rec.outcome = 'stream_error';
       res.end();
       return;
@@ -88,12 +107,13 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
     res.end();
   };
 
-  const server: Server = createServer((req, res) => {
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }));
     });
-  });
+  };
+  const server: Server = opts.tls ? createHttpsServer({ key: opts.tls.key, cert: opts.tls.cert, ...(opts.tls.clientCa ? { ca: opts.tls.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, listener) : createServer(listener);
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -101,7 +121,7 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${opts.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     engine,
     close: () =>

@@ -24,7 +24,12 @@ export function complete(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
+    case 'local_command_output':
+    case 'conversation_reset':
+    case 'commands_changed':
+    case 'notice':
     case 'writes_lost':
+    case 'informational':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':
@@ -53,6 +58,7 @@ export function missingOne(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
+    case 'informational':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':

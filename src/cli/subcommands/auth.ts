@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { parseArgv } from '../flags.js';
 import { parseSubArgs } from './args.js';
-import { settingsLayers } from './settings-peek.js';
+import { type ApiProvider, type CredentialSource, resolveModelSetup, selectedProvider } from '../credentials.js';
+import type { ProviderConfig } from '../../model/providers/types.js';
+import { apiKeyHelperSetting } from '../settings.js';
 import { type Env, SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -19,31 +21,45 @@ export interface UnusedSource {
 
 export interface AuthStatus {
   loggedIn: boolean;
-  authMethod: 'api_key' | 'oauth_token' | 'none';
-  /** agentd speaks the Anthropic Messages API only (at ANTHROPIC_BASE_URL). */
-  apiProvider: 'firstParty';
+  /** Claude Code's values: a bearer token is oauth_token, a cloud provider third_party. */
+  authMethod: 'api_key' | 'oauth_token' | 'api_key_helper' | 'third_party' | 'none';
+  apiProvider: ApiProvider;
   /** agentd sends no analytics or telemetry. */
   analyticsDisabled: true;
   projectsDirectory: string;
   configDirectory: string;
   loginExpiresAt: null;
-  /** agentd has no sign-in flow to offer. */
-  consoleProfileSignInOffered: false;
-  apiKeySource?: 'ANTHROPIC_API_KEY' | 'ANTHROPIC_AUTH_TOKEN';
+  /** agentd has no sign-in flow to offer (absent for a cloud provider, as in Claude Code). */
+  consoleProfileSignInOffered?: false;
+  apiKeySource?: CredentialSource;
   agentd: {
     modelProvider: 'anthropic' | 'scripted';
-    /** Environment variables whose values agentd sends to the endpoint (names only). */
-    credentials: Array<'ANTHROPIC_API_KEY' | 'ANTHROPIC_AUTH_TOKEN'>;
-    /** The Messages endpoint (null for the scripted model). */
+    /** Credential sources agentd sends to the endpoint (names only), in precedence order. */
+    credentials: CredentialSource[];
+    /** The endpoint (null for the scripted model; the provider's default when not overridden). */
     baseUrl: string | null;
     unused: UnusedSource[];
   };
 }
 
 const set = (env: Env, name: string): boolean => (env[name] ?? '') !== '';
-const truthy = (env: Env, name: string): boolean => /^(1|true|yes|on)$/i.test(env[name] ?? '');
 
-/** What a daemon started with these global flags and this environment would use. Reads files, never the network. */
+const PROVIDER_NAME: Record<Exclude<ApiProvider, 'firstParty'>, string> = { bedrock: 'Amazon Bedrock', vertex: 'Google Vertex AI', foundry: 'Microsoft Foundry' };
+
+function providerBaseUrl(p: ProviderConfig): string {
+  switch (p.kind) {
+    case 'firstParty':
+      return p.baseURL ?? DEFAULT_BASE_URL;
+    case 'bedrock':
+      return p.baseURL ?? `https://bedrock-runtime.${p.region}.amazonaws.com`;
+    case 'vertex':
+      return p.baseURL ?? (p.region === 'global' ? 'https://aiplatform.googleapis.com/v1' : `https://${p.region}-aiplatform.googleapis.com/v1`);
+    case 'foundry':
+      return p.baseURL ?? `https://${p.resource ?? ''}.services.ai.azure.com/anthropic/`;
+  }
+}
+
+/** What a daemon started with these global flags and this environment would use. Reads files, never the network; runs no helper. */
 export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>): AuthStatus {
   const env = io.env;
   const global = parseArgv(io.globalArgs);
@@ -51,57 +67,52 @@ export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>)
   const scenario = global.values.get('scenario')?.at(-1) ?? env['AGENTD_SCENARIO'];
   const modelProvider = provider === 'scripted' || (provider === undefined && (scenario ?? '') !== '') ? 'scripted' : 'anthropic';
   const configDirectory = claudeConfigRoot(env);
-
-  const credentials: AuthStatus['agentd']['credentials'] = [];
-  const unused: UnusedSource[] = [];
-  if (modelProvider === 'anthropic') {
-    if (set(env, 'ANTHROPIC_API_KEY')) credentials.push('ANTHROPIC_API_KEY');
-    if (set(env, 'ANTHROPIC_AUTH_TOKEN')) credentials.push('ANTHROPIC_AUTH_TOKEN');
-    if (set(env, 'CLAUDE_CODE_OAUTH_TOKEN')) {
-      unused.push({ source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: 'agentd does not use Claude subscription tokens; set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN' });
-    }
-    for (const layer of settingsLayers(configDirectory, io.cwd, io.globalArgs)) {
-      if (layer.peeked.kind === 'ok' && typeof layer.peeked.value['apiKeyHelper'] === 'string') {
-        unused.push({ source: `apiKeyHelper (${layer.where})`, reason: 'agentd does not run apiKeyHelper; export the key as ANTHROPIC_API_KEY' });
-      }
-    }
-    for (const [flag, name] of [
-      ['CLAUDE_CODE_USE_BEDROCK', 'Amazon Bedrock'],
-      ['CLAUDE_CODE_USE_VERTEX', 'Google Vertex AI'],
-      ['CLAUDE_CODE_USE_FOUNDRY', 'Azure AI Foundry'],
-    ] as const) {
-      if (truthy(env, flag)) unused.push({ source: flag, reason: `agentd does not support ${name}; it calls the Anthropic Messages API at ANTHROPIC_BASE_URL` });
-    }
+  const common = { analyticsDisabled: true as const, projectsDirectory: join(configDirectory, 'projects'), configDirectory, loginExpiresAt: null };
+  if (modelProvider === 'scripted') {
+    return { loggedIn: true, authMethod: 'none', apiProvider: 'firstParty', ...common, consoleProfileSignInOffered: false, agentd: { modelProvider, credentials: [], baseUrl: null, unused: [] } };
   }
-  const loggedIn = modelProvider === 'scripted' || credentials.length > 0;
-  // Claude Code's mapping: a bearer token makes the method oauth_token (even next to an API key); a key alone is
-  // api_key, and apiKeySource names it.
-  const authMethod = credentials.includes('ANTHROPIC_AUTH_TOKEN') ? 'oauth_token' : credentials.includes('ANTHROPIC_API_KEY') ? 'api_key' : 'none';
+  const sources = global.values.get('setting-sources')?.at(-1)?.split(',').map((x) => x.trim()).filter((x): x is 'user' | 'project' | 'local' => x === 'user' || x === 'project' || x === 'local');
+  const helper = apiKeyHelperSetting({ sources: sources ?? ['user', 'project', 'local'], flagSettings: global.values.get('settings')?.at(-1), configDir: configDirectory, cwd: io.cwd });
+  const unused: UnusedSource[] = helper.ignored.map((h) => ({ source: `apiKeyHelper (${h.where})`, reason: 'a project or local settings file cannot name the helper agentd runs (the repository could ship it); set it in the user settings or --settings' }));
+  let setup;
+  try {
+    setup = resolveModelSetup(env, helper.use);
+  } catch (e) {
+    const kind = selectedProvider(env);
+    unused.push({ source: kind === 'firstParty' ? 'environment' : `CLAUDE_CODE_USE_${kind.toUpperCase()}`, reason: e instanceof Error ? e.message : String(e) });
+    return { loggedIn: false, authMethod: 'none', apiProvider: kind, ...common, agentd: { modelProvider, credentials: [], baseUrl: null, unused } };
+  }
+  const baseUrl = providerBaseUrl(setup.provider);
+  if (setup.provider.kind !== 'firstParty') {
+    return { loggedIn: true, authMethod: 'third_party', apiProvider: setup.provider.kind, ...common, agentd: { modelProvider, credentials: [], baseUrl, unused } };
+  }
+  const credentials = setup.credentials;
+  const first = credentials[0];
+  // Lower-precedence sources that are set but lose (cli/credentials.ts has the order).
+  if (first !== undefined && first !== 'apiKeyHelper' && helper.use) unused.push({ source: `apiKeyHelper (${helper.use.where})`, reason: `${first} takes precedence` });
+  if (first !== undefined && first !== 'CLAUDE_CODE_OAUTH_TOKEN' && set(env, 'CLAUDE_CODE_OAUTH_TOKEN')) unused.push({ source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: `${first} takes precedence` });
+  // Claude Code's mapping: a bearer token makes the method oauth_token (even next to an API key).
+  const authMethod = credentials.includes('ANTHROPIC_AUTH_TOKEN') || first === 'CLAUDE_CODE_OAUTH_TOKEN' ? 'oauth_token' : first === 'ANTHROPIC_API_KEY' ? 'api_key' : first === 'apiKeyHelper' ? 'api_key_helper' : 'none';
   return {
-    loggedIn,
+    loggedIn: credentials.length > 0,
     authMethod,
     apiProvider: 'firstParty',
-    analyticsDisabled: true,
-    projectsDirectory: join(configDirectory, 'projects'),
-    configDirectory,
-    loginExpiresAt: null,
+    ...common,
     consoleProfileSignInOffered: false,
-    // Claude Code names only an API key here. A bearer token alone is named too (a value claude-agent-acp knows):
-    // without it the adapter shows "Not logged in" for a daemon that has working credentials.
-    ...(credentials.length ? { apiKeySource: credentials[0] } : {}),
-    agentd: {
-      modelProvider,
-      credentials,
-      baseUrl: modelProvider === 'scripted' ? null : env['ANTHROPIC_BASE_URL'] || DEFAULT_BASE_URL,
-      unused,
-    },
+    // Claude Code names only an API key (or the helper) here. A bearer token alone is named too (a value
+    // claude-agent-acp knows): without it the adapter shows "Not logged in" for a daemon with working credentials.
+    ...(first !== undefined ? { apiKeySource: first } : {}),
+    agentd: { modelProvider, credentials, baseUrl, unused },
   };
 }
 
 const HOW_TO_SET = [
-  'agentd reads its credentials from the environment (it has no login flow and stores no credentials):',
+  'agentd reads its credentials from the environment and settings (it has no login flow and stores no credentials):',
   '  export ANTHROPIC_API_KEY=sk-ant-...      an Anthropic Console API key (sent as x-api-key)',
   '  export ANTHROPIC_AUTH_TOKEN=...          a bearer token, e.g. for an LLM gateway or proxy',
+  '  "apiKeyHelper": "<command>"             in ~/.claude/settings.json: a command that prints the key',
+  '  export CLAUDE_CODE_OAUTH_TOKEN=...       a Claude subscription token (claude setup-token)',
+  '  export CLAUDE_CODE_USE_BEDROCK=1 | CLAUDE_CODE_USE_VERTEX=1 | CLAUDE_CODE_USE_FOUNDRY=1   a cloud provider',
   '  export ANTHROPIC_BASE_URL=https://...    another Messages API endpoint (default https://api.anthropic.com)',
   'In an editor, set them in the agent server\'s "env" (e.g. Zed: agent_servers.<name>.env).',
 ];
@@ -110,12 +121,22 @@ const HOW_TO_SET = [
 export function authStatusText(s: AuthStatus, env: Env): string[] {
   const lines: string[] = [];
   if (s.agentd.modelProvider === 'scripted') lines.push('Model provider: scripted (agentd\'s scripted model; no credentials needed)');
+  if (s.apiProvider !== 'firstParty') {
+    lines.push(`API provider: ${PROVIDER_NAME[s.apiProvider]}`);
+    if (s.apiProvider === 'bedrock') lines.push(`AWS region: ${env['AWS_REGION'] || env['AWS_DEFAULT_REGION'] || 'us-east-1 (default)'}`);
+    if (s.apiProvider === 'vertex') lines.push(`GCP project: ${env['ANTHROPIC_VERTEX_PROJECT_ID'] || '(from Google credentials)'}`, `Vertex region: ${env['CLOUD_ML_REGION'] || 'us-east5 (default)'}`);
+    if (s.agentd.baseUrl) lines.push(`Endpoint: ${s.agentd.baseUrl}`);
+  }
   if (s.agentd.credentials.includes('ANTHROPIC_AUTH_TOKEN')) lines.push('Auth token: ANTHROPIC_AUTH_TOKEN');
   if (s.agentd.credentials.includes('ANTHROPIC_API_KEY')) lines.push('API key: ANTHROPIC_API_KEY');
-  if (s.agentd.modelProvider === 'anthropic' && set(env, 'ANTHROPIC_BASE_URL')) lines.push(`Anthropic base URL: ${env['ANTHROPIC_BASE_URL'] ?? ''}`);
+  if (s.agentd.credentials.includes('apiKeyHelper')) lines.push('API key: apiKeyHelper');
+  if (s.agentd.credentials.includes('CLAUDE_CODE_OAUTH_TOKEN')) lines.push('OAuth token: CLAUDE_CODE_OAUTH_TOKEN');
+  const proxy = env['https_proxy'] || env['HTTPS_PROXY'] || env['http_proxy'] || env['HTTP_PROXY'];
+  if (proxy) lines.push(`Proxy: ${proxy.replace(/\/\/[^@/]*@/, '//***@')}`);
+  if (s.agentd.modelProvider === 'anthropic' && s.apiProvider === 'firstParty' && set(env, 'ANTHROPIC_BASE_URL')) lines.push(`Anthropic base URL: ${env['ANTHROPIC_BASE_URL'] ?? ''}`);
   if (set(env, 'NODE_EXTRA_CA_CERTS')) lines.push(`Additional CA cert(s): ${env['NODE_EXTRA_CA_CERTS'] ?? ''}`);
   for (const u of s.agentd.unused) lines.push(`Not used by agentd: ${u.source} (${u.reason})`);
-  if (!s.loggedIn) lines.push('Not logged in. Set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (run agentd auth login for details).');
+  if (!s.loggedIn) lines.push('Not logged in. Set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider (run agentd auth login for details).');
   return lines;
 }
 
@@ -123,7 +144,7 @@ export const AUTH_HELP = {
   auth: [
     'Usage: agentd auth [command]',
     '',
-    'Credentials (agentd reads them from the environment; it has no login flow)',
+    'Credentials (agentd reads them from the environment and settings; it has no login flow)',
     '',
     'Commands:',
     '  status [--json|--text]   Which credentials and endpoint agentd would use (JSON by default; exit 1 when none)',

@@ -100,8 +100,9 @@ function credentialsCheck(io: SubcommandIO): Check {
   const s = authStatus(io);
   const unused = s.agentd.unused.map((u) => ` (set but not used: ${u.source})`).join('');
   if (s.agentd.modelProvider === 'scripted') return { name: 'Credentials', status: 'ok', detail: 'scripted model provider: none needed' };
-  if (!s.loggedIn) return { name: 'Credentials', status: 'fail', detail: `none: set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN${unused}` };
-  return { name: 'Credentials', status: unused ? 'warn' : 'ok', detail: `${s.agentd.credentials.join(' and ')}${unused}` };
+  if (!s.loggedIn) return { name: 'Credentials', status: 'fail', detail: `none: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider${unused}` };
+  const what = s.apiProvider === 'firstParty' ? s.agentd.credentials.join(' and ') : `${s.apiProvider} (the provider's own credentials)`;
+  return { name: 'Credentials', status: unused ? 'warn' : 'ok', detail: `${what}${unused}` };
 }
 
 /**

@@ -285,7 +285,7 @@ function addJson(args: readonly string[], io: SubcommandIO, out: (l: string) => 
   if (Object.hasOwn(t.servers, name)) throw alreadyExists(scope, name);
   t.servers[name] = config;
   save(t);
-  out(`Added ${String(config['type'] ?? 'stdio')} MCP server ${name} to ${scope} config`);
+  out(`Added ${typeof config['type'] === 'string' ? config['type'] : 'stdio'} MCP server ${name} to ${scope} config`);
   return SUB_EXIT.ok;
 }
 

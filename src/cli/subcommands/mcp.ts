@@ -90,7 +90,7 @@ function details(s: ConfiguredServer): string[] {
     ['env', 'Environment'],
     ['headers', 'Headers'],
   ] as const) {
-    const names = Object.keys(typeof c[key] === 'object' && c[key] !== null ? (c[key] as object) : {});
+    const names = Object.keys(typeof c[key] === 'object' && c[key] !== null ? (c[key]) : {});
     if (names.length) lines.push(`  ${label} (values not shown):`, ...names.map((n) => `    ${n}`));
   }
   lines.push(`  Configured in: ${s.file}`);

@@ -36,6 +36,16 @@ export interface RequestFacts {
   toolNames: string[];
 }
 
+/** `o[key]` when it is a string, else '' (a malformed block reads as empty, never as "[object Object]"). */
+function stringField(o: unknown, key: string): string {
+  const v: unknown = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[key] : undefined;
+  return typeof v === 'string' ? v : '';
+}
+
+function isReminder(text: string): boolean {
+  return text.startsWith('<system-reminder>\n# Environment\n') || text.startsWith('<system-reminder>\nInstructions from the memory files');
+}
+
 function blockText(b: UserBlock): string {
   if (b.type === 'text' && typeof (b as { text?: unknown }).text === 'string') return (b as { text: string }).text;
   if (b.type === 'tool_result') {
@@ -45,7 +55,7 @@ function blockText(b: UserBlock): string {
       return c
         .map((x: unknown) =>
           typeof x === 'object' && x !== null && (x as { type?: unknown }).type === 'text'
-            ? String((x as { text?: unknown }).text ?? '')
+            ? stringField(x, 'text')
             : '',
         )
         .join('');
@@ -71,7 +81,15 @@ export function requestFacts(req: ModelRequest): RequestFacts {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     if (m && m.role === 'user' && !isToolResultOnly(m)) {
-      lastUserText = typeof m.content === 'string' ? m.content : m.content.filter((b) => b.type !== 'tool_result').map(blockText).join('\n');
+      // What the user typed: not the tool results, nor the context agentd puts before a prompt (environment,
+      // memory files), which travels as whole <system-reminder> blocks.
+      lastUserText =
+        typeof m.content === 'string'
+          ? m.content
+          : m.content
+              .filter((b) => b.type !== 'tool_result' && !(b.type === 'text' && isReminder(blockText(b))))
+              .map(blockText)
+              .join('\n');
       break;
     }
   }
@@ -80,7 +98,7 @@ export function requestFacts(req: ModelRequest): RequestFacts {
   return {
     lastUserText,
     lastMessageText: last ? messageText(last) : '',
-    toolResultIds: toolResults.map((b) => String((b as { tool_use_id?: unknown }).tool_use_id ?? '')),
+    toolResultIds: toolResults.map((b) => stringField(b, 'tool_use_id')),
     lastToolResultText: toolResults.map(blockText).join('\n'),
     assistantTurns: msgs.filter((m) => m.role === 'assistant').length,
     systemText: (req.system ?? []).map((s) => s.text).join('\n'),

@@ -6,6 +6,7 @@
 // AGENTD_WEBFETCH_ALLOW_PRIVATE=1 (or the tool option) allows them (web-fetch-guard.ts).
 import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
+import { netFetch } from '../../net/fetch.js';
 import type { SideModel, Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { htmlToText } from './html-text.js';
 import { checkPublicHost } from './web-fetch-guard.js';
@@ -78,8 +79,10 @@ async function readCapped(res: Response, maxBytes: number, signal: AbortSignal):
   try {
     for (;;) {
       signal.throwIfAborted();
-      const { done, value } = await reader.read();
+      const chunk: { done: boolean; value?: unknown } = await reader.read();
+      const { done, value } = chunk;
       if (done) return { body: Buffer.concat(chunks), cut: false };
+      if (!(value instanceof Uint8Array)) throw new TypeError('a response body chunk is not bytes');
       const room = maxBytes - total;
       chunks.push(value.byteLength > room ? value.subarray(0, room) : value);
       total += Math.min(value.byteLength, room);
@@ -166,7 +169,7 @@ Provide a concise response based only on the content above. In your response:
 }
 
 export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetchInput, WebFetchOutput> {
-  const doFetch = opts.fetch ?? fetch;
+  const doFetch = opts.fetch ?? netFetch;
   const now = opts.now ?? Date.now;
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const maxBytes = opts.maxBytes ?? WEB_FETCH_MAX_BYTES;

@@ -10,6 +10,7 @@
 //  - no network namespace of its own: traffic goes through the runtime's proxy, which lets through only the
 //    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`.
 // A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
+import { platform } from 'node:os';
 import type { Logger } from '../../log/logger.js';
 import type { CommandSandboxSettings } from './settings.js';
 
@@ -86,11 +87,11 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
         try {
           runtime = await load();
           const m = runtime.SandboxManager;
-          if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${process.platform})` };
+          if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${platform()})` };
           const deps = await m.checkDependenciesAsync();
           if (deps.errors.length) return { state: 'unavailable', reason: deps.errors.join('; ') };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
-          await m.initialize(config() as Parameters<typeof m.initialize>[0]);
+          await m.initialize(config());
           return { state: 'active' };
         } catch (e) {
           return { state: 'unavailable', reason: e instanceof Error ? e.message : String(e) };

@@ -178,7 +178,7 @@ function deepMerge(a: Record<string, unknown>, b: Record<string, unknown>): Reco
   const out = { ...a };
   for (const [k, v] of Object.entries(b)) {
     const prev = out[k];
-    if (Array.isArray(v) && Array.isArray(prev)) out[k] = [...new Set([...prev, ...v])];
+    if (Array.isArray(v) && Array.isArray(prev)) out[k] = [...new Set<unknown>([...(prev as unknown[]), ...(v as unknown[])])];
     else if (isObj(v) && isObj(prev)) out[k] = deepMerge(prev, v);
     else out[k] = v;
   }

@@ -186,7 +186,7 @@ function judgeGitSub(name: string, sub: GitSub, args: readonly string[], base: s
     }
     // --output (any abbreviation parse-options accepts) writes a file.
     const out = /^--outp?u?t?=(.*)$/.exec(a) ?? (/^--outp?u?t?$/.test(a) && args[i + 1] !== undefined ? [a, args[i + 1] as string] : null);
-    if (out && a.startsWith('--o')) return { readOnly: false, why: `git ${name} --output writes a file`, readPaths: [], writePaths: [out[1] as string], known: false };
+    if (out && a.startsWith('--o')) return { readOnly: false, why: `git ${name} --output writes a file`, readPaths: [], writePaths: [out[1]], known: false };
     return UNKNOWN(`git ${name}: option ${a} is not known to be read-only`);
   }
   const why = sub.check?.(opts, operands);

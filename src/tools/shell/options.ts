@@ -148,7 +148,7 @@ export function parseArgs(args: readonly string[], g: Grammar): ParseResult {
       else if (def.arg === 'optional') options.push({ def });
       else {
         if (i + 1 >= args.length) return { ok: false, why: `${def.name} needs a value` };
-        options.push({ def, value: args[++i] as string });
+        options.push({ def, value: args[++i] });
       }
       continue;
     }
@@ -168,7 +168,7 @@ export function parseArgs(args: readonly string[], g: Grammar): ParseResult {
       if (glued !== '' || def.arg === 'optional') options.push(glued === '' ? { def } : { def, value: glued });
       else {
         if (i + 1 >= args.length) return { ok: false, why: `${def.name} needs a value` };
-        options.push({ def, value: args[++i] as string });
+        options.push({ def, value: args[++i] });
       }
       break;
     }

@@ -58,7 +58,7 @@ describe('the Agent tool', () => {
 
   it('refuses background runs, isolation and unknown agent types with a message the model can act on', async () => {
     const t = agentTool([GENERAL_PURPOSE, def({ name: 'tester' })], {});
-    const v = (i: Record<string, unknown>) => t.validateInput?.({ description: 'd', prompt: 'p', ...i } as never, {} as never);
+    const v = (i: Record<string, unknown>) => t.validateInput?.({ description: 'd', prompt: 'p', ...i }, {} as never);
     expect(await v({ run_in_background: true })).toEqual({ ok: false, message: 'Background agents (run_in_background: true) are not supported by agentd yet; call Agent again without it.' });
     expect(await v({ isolation: 'worktree' })).toEqual({ ok: false, message: 'Isolation "worktree" is not supported by agentd; call Agent again without it.' });
     expect(await v({ subagent_type: 'nobody' })).toEqual({ ok: false, message: "Agent type 'nobody' not found. Available agents: general-purpose, tester" });

@@ -130,7 +130,7 @@ describe('resolveConfig: precedence', () => {
   it('a settings file that is not JSON is reported and skipped; the others still apply', () => {
     const f = fixture({ user: '{ not json', project: { permissions: { deny: ['Bash'] } } });
     const { config } = resolve(f);
-    expect(config.settings.problems).toEqual([{ file: join(f.configDir, 'settings.json'), message: expect.stringMatching(/^\S+settings\.json is not valid JSON: /) as unknown as string }]);
+    expect(config.settings.problems).toEqual([{ file: join(f.configDir, 'settings.json'), message: expect.stringMatching(/^\S+settings\.json is not valid JSON: /) }]);
     expect(config.permissions.rules).toEqual([rule('deny', 'Bash', 'projectSettings', f.cwd)]);
   });
 

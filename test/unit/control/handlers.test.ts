@@ -22,18 +22,20 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
   const persisted: string[] = [];
   const h = createControlHandlers({
     session: harness.session,
-    initialize: () => buildInitializeResponse({ defaultModel: 'claude-test', currentModel: 'claude-test', permissionMode: 'default', apiKeySource: 'none', hooksApplied: false, agentdVersion: '0.0.0', busy: false }),
+    initialize: () => buildInitializeResponse({ defaultModel: 'claude-test', currentModel: 'claude-test', permissionMode: 'default', account: { apiKeySource: 'none', tokenSource: 'none', apiProvider: 'firstParty' }, hooksApplied: false, agentdVersion: '0.0.0', busy: false, commands: [], agents: [] }),
     bypassRefusal: 'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
     disabledModes: new Map(),
     defaultModel: 'claude-test',
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
+    reloadSkills: () => [],
     mcpMessage: () => false,
     mcpReconnect: async () => undefined,
     mcpToggle: async () => undefined,
     mcpSetServers: async () => ({ added: [], removed: [], errors: {} }),
     mcpModeOverride: () => true,
     contextSnapshot: async () => EMPTY,
+    reloadOutputStyles: () => ['default'],
     persistTitle: (t) => persisted.push(t),
     ...over,
   });

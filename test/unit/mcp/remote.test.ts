@@ -28,8 +28,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const srv = createServer(handler);
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<string> {
+  // Handlers may be async (http ignores what they return; a rejection surfaces as vitest's unhandled error).
+  const srv = createServer((req, res) => void handler(req, res));
   servers.push(srv);
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
   return `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;

@@ -22,7 +22,7 @@ async function streamOf(body: string): Promise<{ types: string[]; error: unknown
   });
   await new Promise<void>((r) => server?.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as AddressInfo).port;
-  const client = new AnthropicModelClient({ apiKey: 'sk-test', authToken: undefined, baseURL: `http://127.0.0.1:${port}`, headers: {}, timeoutMs: 10_000 });
+  const client = new AnthropicModelClient({ provider: { kind: 'firstParty', baseURL: `http://127.0.0.1:${port}`, auth: { kind: 'env', apiKey: 'sk-test', authToken: undefined } }, headers: {}, timeoutMs: 10_000 });
   const stream = await client.open({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, new AbortController().signal);
   const types: string[] = [];
   try {

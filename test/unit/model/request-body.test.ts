@@ -49,7 +49,7 @@ describe('the Anthropic adapter sends the chunked body', () => {
   afterAll(() => server.close());
 
   it('with its exact Content-Length, the SDK headers and the betas', async () => {
-    const client = new AnthropicModelClient({ apiKey: 'sk-test', authToken: undefined, baseURL: server.url, headers: { 'x-extra': '1' }, timeoutMs: 30_000 });
+    const client = new AnthropicModelClient({ provider: { kind: 'firstParty', baseURL: server.url, auth: { kind: 'env', apiKey: 'sk-test', authToken: undefined } }, headers: { 'x-extra': '1' }, timeoutMs: 30_000 });
     const history: ApiMessage[] = Array.from({ length: 400 }, (_, i) =>
       i % 2 === 0 ? { role: 'user', content: `turn ${i}: ✓ ${'é'.repeat(200)}` } : { role: 'assistant', content: [{ type: 'text', text: `answer ${i} 🎉` }] },
     );

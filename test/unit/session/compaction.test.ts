@@ -8,6 +8,7 @@ import type { Scenario } from '../../../src/model/scripted/scenario.js';
 import type { ApiMessage, ModelRequest } from '../../../src/model/types.js';
 import type { LoopCompaction } from '../../../src/session/loop-compaction.js';
 import type { SessionEvent } from '../../../src/thread/events.js';
+import { withoutContext } from '../../support/context.js';
 import { sessionHarness } from '../../support/session-harness.js';
 
 const SUMMARY_REQ = { lastUserText: 'your summary will replace' };
@@ -93,7 +94,7 @@ describe('automatic compaction', () => {
     const r = await h.ask('second');
     expect(r.kind).toBe('success');
     expect(h.requests.map(isSummaryRequest)).toEqual([false, true, false]);
-    expect((h.requests[2] as ModelRequest).messages.map(text)).toEqual(['first', 'first answer', 'second']);
+    expect(withoutContext((h.requests[2] as ModelRequest).messages).map(text)).toEqual(['first', 'first answer', 'second']);
     expect(compactEvents(h.events)).toEqual([
       { type: 'compact_status', status: 'compacting' },
       { type: 'compact_status', status: null, result: 'failed', error: 'The model returned an empty summary; the conversation was left as it was.' },

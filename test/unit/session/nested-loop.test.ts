@@ -58,9 +58,9 @@ function delegateTool(session: () => Session, outcomes: NestedLoopOutcome[]): To
 
 function harness(opts: { nestedDelayMs?: number; sidechainPath?: string }): { h: SessionHarness; outcomes: NestedLoopOutcome[] } {
   const outcomes: NestedLoopOutcome[] = [];
-  let session: Session | undefined;
+  const ref: { session?: Session } = {};
   const h = sessionHarness({
-    tools: [delegateTool(() => session as Session, outcomes)],
+    tools: [delegateTool(() => ref.session as Session, outcomes)],
     settings: { systemPrompt: { kind: 'custom', parts: ['You are the outer agent.'] } },
     ...(opts.sidechainPath
       ? {
@@ -84,7 +84,7 @@ function harness(opts: { nestedDelayMs?: number; sidechainPath?: string }): { h:
       ],
     },
   });
-  session = h.session;
+  ref.session = h.session;
   return { h, outcomes };
 }
 
@@ -124,7 +124,7 @@ describe('a nested agent loop run by a tool', () => {
     // …and so do their frames.
     const frames: Array<Record<string, unknown>> = [];
     const projector = new Projector(
-      { write: (f: unknown) => void frames.push(f as Record<string, unknown>) } as never,
+      { write: (f: unknown) => void frames.push(f as Record<string, unknown>) },
       { sessionId: 's', includePartialMessages: false, includeHookEvents: false, usageFrames: false, sessionState: 'none', agentdVersion: 'x', initInfo: () => { throw new Error('unused'); }, newUuid: () => 'u', now: () => 0 },
     );
     for (const e of conversational) void projector.emit(e);

@@ -87,8 +87,10 @@ describe('session turns', () => {
     const second = h.ask('next');
     await vi.runAllTimersAsync();
     expect(await second).toMatchObject({ kind: 'success', resultText: 'short' });
+    // A custom system prompt: the environment goes before the first prompt (as Claude Code sends it).
+    const environment = `<system-reminder>\n# Environment\n- Working directory: /w\n- Platform: ${process.platform}\n- Today's date: 1970-01-01\n- Model: claude-test\n</system-reminder>`;
     expect(h.requests[1]?.messages).toEqual([
-      { role: 'user', content: 'long story' },
+      { role: 'user', content: [{ type: 'text', text: environment }, { type: 'text', text: 'long story' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'aaaaaa' }] },
       {
         role: 'user',

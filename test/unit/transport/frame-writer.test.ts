@@ -91,7 +91,7 @@ describe('FrameWriter format', () => {
       { type: 'a', text: 'line\u2028separator\u2029paragraph' },
       { type: 'b', text: 'crlf\r\ninside' },
     ];
-    for (const f of frames) w.write(f);
+    for (const f of frames) void w.write(f);
     await w.drain();
     expect(out.text).toBe(
       '{"type":"a","text":"line\\u2028separator\\u2029paragraph"}\n{"type":"b","text":"crlf\\r\\ninside"}\n',
@@ -111,7 +111,7 @@ describe('FrameWriter format', () => {
     const out = new HeldWritable(1 << 20);
     out.auto = true;
     const w = writer(out);
-    for (let i = 0; i < 50; i++) w.write({ type: 'seq', i });
+    for (let i = 0; i < 50; i++) void w.write({ type: 'seq', i });
     expect(out.chunks).toEqual([]);
     await turn();
     expect(out.chunks).toHaveLength(1);
@@ -154,7 +154,7 @@ describe('FrameWriter backpressure', () => {
     // The stream accepts the write without asking for 'drain', so no 'drain' event will ever come.
     const out = new HeldWritable(1 << 20);
     const w = writer(out, { highWaterMark: lineBytes });
-    w.write(frame);
+    void w.write(frame);
     const t = track(w.write(frame));
     await turn();
     expect(t.done()).toBe(false);
@@ -190,8 +190,8 @@ describe('FrameWriter backpressure', () => {
   it('drain() resolves once everything queued has been written out', async () => {
     const out = new HeldWritable(16);
     const w = writer(out);
-    w.write({ type: 'a' });
-    w.write({ type: 'b' });
+    void w.write({ type: 'a' });
+    void w.write({ type: 'b' });
     const d = track(w.drain());
     await turn();
     expect(d.done()).toBe(false);
@@ -253,8 +253,8 @@ describe('FrameWriter line cap', () => {
     const maxLineBytes = 4096;
     const w = writer(out, { maxLineBytes, onOversize });
     const original = assistant(text);
-    w.write(original);
-    w.write({ type: 'after' });
+    void w.write(original);
+    void w.write({ type: 'after' });
     await w.drain();
     const [line, next, rest] = out.text.split('\n');
     expect(rest).toBe('');
@@ -276,7 +276,7 @@ describe('FrameWriter line cap', () => {
     const onOversize = vi.fn();
     const base = serializeFrame({ type: 'x', s: '' }).length;
     const w = writer(out, { maxLineBytes: base + 100, onOversize });
-    w.write({ type: 'x', s: 'y'.repeat(100) });
+    void w.write({ type: 'x', s: 'y'.repeat(100) });
     await w.drain();
     expect(out.text).toBe(`{"type":"x","s":"${'y'.repeat(100)}"}\n`);
     expect(onOversize).not.toHaveBeenCalled();
@@ -288,7 +288,7 @@ describe('FrameWriter on a closed stream', () => {
     const out = new BrokenPipe({ highWaterMark: 16 });
     const onClosed = vi.fn();
     const w = writer(out, { highWaterMark: 32, onClosed });
-    w.write({ type: 'first', pad: 'x'.repeat(40) });
+    void w.write({ type: 'first', pad: 'x'.repeat(40) });
     const t = track(w.write({ type: 'second' }));
     for (let i = 0; i < 5 && !out.destroyed; i++) await turn();
     await turn();

@@ -1,0 +1,50 @@
+// The model client's wiring: network settings (proxy, client certificate), provider and credentials resolved
+// once at start-up (net/config.ts, cli/credentials.ts), then the client. Anything that cannot be honoured is a
+// start-up error with the reason, never a silent fallback.
+import { NetConfigError, type NetConfig, resolveNetConfig } from '../net/config.js';
+import { configureNetwork } from '../net/fetch.js';
+import type { ModelClient } from '../model/types.js';
+import { claudeConfigRoot } from '../store/paths.js';
+import { childEnvironment, secretValues } from '../tools/environment.js';
+import type { AppConfig } from '../config/config.js';
+import type { AppIO } from './app.js';
+import { buildModel } from './app-support.js';
+import { type AccountReport, resolveModelSetup } from './credentials.js';
+import { type CliOptions, StartupError } from './options.js';
+import { apiKeyHelperSetting } from './settings.js';
+
+export interface ModelWiring {
+  model: ModelClient;
+  /** initialize.account. */
+  account: AccountReport;
+  /** system/init apiKeySource. */
+  apiKeySource: string;
+  net: NetConfig;
+}
+
+export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessionId: string): ModelWiring {
+  let net: NetConfig;
+  try {
+    net = resolveNetConfig(io.env);
+  } catch (e) {
+    if (e instanceof NetConfigError) throw new StartupError(e.code, e.message);
+    throw e;
+  }
+  // WebFetch and remote MCP servers use the same settings (net/fetch.ts netFetch).
+  configureNetwork(net);
+  if (opts.modelProvider === 'scripted') {
+    const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
+    return { model: buildModel(opts, config, io.cwd, sessionId), account: { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource }, apiKeySource, net };
+  }
+  const helper = apiKeyHelperSetting({
+    sources: opts.settingSources ?? ['user', 'project', 'local'],
+    flagSettings: opts.settings,
+    configDir: claudeConfigRoot(io.env),
+    cwd: io.cwd,
+  });
+  for (const h of helper.ignored) {
+    io.logger.warn({ file: h.where }, 'apiKeyHelper in a project or local settings file is not run: the repository could ship it (set it in the user settings or --settings)');
+  }
+  const setup = resolveModelSetup(io.env, helper.use, { cwd: io.cwd, childEnv: childEnvironment(io.env), secrets: secretValues(io.env) });
+  return { model: buildModel(opts, config, io.cwd, sessionId, setup, net), account: setup.account, apiKeySource: setup.account.apiKeySource ?? 'none', net };
+}

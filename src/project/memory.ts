@@ -1,0 +1,153 @@
+// Memory files (CLAUDE.md), found and ordered as Claude Code 2.1.330 does (measured against its native binary,
+// README "Memory files"):
+//  - user:    <config dir>/CLAUDE.md                                  (settingSources 'user')
+//  - project: CLAUDE.md and .claude/CLAUDE.md in every directory from the filesystem root down to the working
+//             directory, outermost first                              (settingSources 'project')
+//  - local:   CLAUDE.local.md in the same directories, after the two  (settingSources 'local')
+// Each file is followed by the files it imports (`@path`, see imports.ts), depth first, up to four levels below
+// it; a file already included is not included again; a cycle is reported. A user file may import any file; a
+// project or local file only files inside the working directory or an additional directory (Claude Code skips
+// the others too, without a word; agentd says so). A file over the byte cap is cut and reported; a binary or
+// unreadable one is reported and skipped. A missing import target is skipped silently: `@name` in prose is
+// common.
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { importTargets } from './imports.js';
+import type { ProjectProblem } from './problems.js';
+import { readTextCapped } from './read-text.js';
+
+export type SettingSource = 'user' | 'project' | 'local';
+export type MemoryKind = 'user' | 'project' | 'local';
+
+export interface MemoryFile {
+  path: string;
+  kind: MemoryKind;
+  text: string;
+  /** 0 for a file found by its name, n for a file imported n levels below one. */
+  depth: number;
+  /** The importing file, for an imported one. */
+  parent?: string;
+  /** The file's size when it was cut at the cap. */
+  truncatedFrom?: number;
+}
+
+export interface MemoryOptions {
+  cwd: string;
+  /** Claude Code's config directory (CLAUDE_CONFIG_DIR or ~/.claude): the user's CLAUDE.md is there. */
+  configDir: string;
+  homeDir: string;
+  sources: readonly SettingSource[];
+  additionalDirectories: readonly string[];
+  maxFileBytes?: number;
+}
+
+/** A CLAUDE.md over this is cut (Claude Code warns at 40k characters and sends it all). */
+export const MAX_MEMORY_FILE_BYTES = 128 * 1024;
+/** Imports nest at most this deep below a file found by name (Claude Code: depth 5 exclusive, measured). */
+export const MAX_IMPORT_DEPTH = 4;
+
+function isInside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+}
+
+/** The directories from the filesystem root down to `cwd`, outermost first. */
+export function ancestors(cwd: string): string[] {
+  const out: string[] = [];
+  let d = resolve(cwd);
+  const root = parse(d).root;
+  for (;;) {
+    out.unshift(d);
+    if (d === root) break;
+    d = dirname(d);
+  }
+  return out;
+}
+
+async function real(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}
+
+export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: MemoryFile[]; problems: ProjectProblem[] }> {
+  const cap = o.maxFileBytes ?? MAX_MEMORY_FILE_BYTES;
+  const candidates: Array<{ path: string; kind: MemoryKind }> = [];
+  if (o.sources.includes('user')) candidates.push({ path: join(o.configDir, 'CLAUDE.md'), kind: 'user' });
+  for (const d of ancestors(o.cwd)) {
+    if (o.sources.includes('project')) candidates.push({ path: join(d, 'CLAUDE.md'), kind: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), kind: 'project' });
+    if (o.sources.includes('local')) candidates.push({ path: join(d, 'CLAUDE.local.md'), kind: 'local' });
+  }
+  const files: MemoryFile[] = [];
+  const problems: ProjectProblem[] = [];
+  if (candidates.length === 0) return { files, problems };
+  // The files found by name are read together; imports follow in order.
+  const [reads, roots] = await Promise.all([Promise.all(candidates.map((c) => readTextCapped(c.path, cap))), Promise.all([o.cwd, ...o.additionalDirectories].map(real))]);
+  const seen = new Set<string>();
+
+  const visit = async (path: string, kind: MemoryKind, depth: number, stack: readonly string[], read: Awaited<ReturnType<typeof readTextCapped>>, parent?: string): Promise<void> => {
+    if (read.kind === 'absent') return;
+    if (read.kind === 'binary') {
+      problems.push({ kind: 'binary', file: path, message: `memory file ${path} is binary; skipped` });
+      return;
+    }
+    if (read.kind === 'unreadable') {
+      problems.push({ kind: 'unreadable', file: path, message: `memory file ${path} cannot be read (${read.reason}); skipped` });
+      return;
+    }
+    const id = await real(path);
+    if (seen.has(id)) return;
+    seen.add(id);
+    const file: MemoryFile = { path, kind, text: read.text, depth, ...(parent ? { parent } : {}) };
+    if (read.truncatedFrom !== undefined) {
+      file.truncatedFrom = read.truncatedFrom;
+      problems.push({ kind: 'too_large', file: path, message: `memory file ${path} is ${read.truncatedFrom} bytes; only its first ${cap} bytes are used` });
+    }
+    files.push(file);
+    const chain = [...stack, id];
+    for (const target of importTargets(read.text)) {
+      const abs = target.startsWith('~/') ? join(o.homeDir, target.slice(2)) : isAbsolute(target) ? target : resolve(dirname(path), target);
+      const targetId = await real(abs);
+      if (chain.includes(targetId)) {
+        problems.push({ kind: 'import_loop', file: abs, from: path, message: `memory file ${path} imports ${abs}, which imports it back; the loop is cut there` });
+        continue;
+      }
+      if (seen.has(targetId)) continue;
+      if (kind !== 'user' && !roots.some((r) => isInside(targetId, r))) {
+        // Only report targets that exist: `@someone` in prose is not an import.
+        const r = await readTextCapped(abs, 1);
+        if (r.kind !== 'absent') problems.push({ kind: 'import_outside', file: abs, from: path, message: `memory file ${path} imports ${abs}, outside the working directories; skipped` });
+        continue;
+      }
+      if (depth + 1 > MAX_IMPORT_DEPTH) {
+        const r = await readTextCapped(abs, 1);
+        if (r.kind !== 'absent') problems.push({ kind: 'import_depth', file: abs, from: path, message: `memory file ${path} imports ${abs} more than ${MAX_IMPORT_DEPTH} levels deep; skipped` });
+        continue;
+      }
+      await visit(abs, kind, depth + 1, chain, await readTextCapped(abs, cap), path);
+    }
+  };
+
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i] as (typeof candidates)[number];
+    await visit(c.path, c.kind, 0, [], reads[i] as Awaited<ReturnType<typeof readTextCapped>>);
+  }
+  return { files, problems };
+}
+
+const LABEL: Record<MemoryKind, string> = {
+  user: "the user's own instructions, for every project",
+  project: 'project instructions, kept with the code',
+  local: "the user's private instructions for this project",
+};
+
+/** The memory files as the reminder that goes before the first user message (none: no reminder). */
+export function memoryReminder(files: readonly MemoryFile[]): string | undefined {
+  if (files.length === 0) return undefined;
+  const parts = files.map((f) => {
+    const cut = f.truncatedFrom !== undefined ? `\n[agentd: this file is ${f.truncatedFrom} bytes; the rest was left out]` : '';
+    return `Contents of ${f.path} (${LABEL[f.kind]}):\n\n${f.text}${cut}`;
+  });
+  return `<system-reminder>\nInstructions from the memory files (CLAUDE.md) of the user and of this project follow. Follow them: where they differ from your defaults, they win.\n\n${parts.join('\n\n')}\n</system-reminder>`;
+}

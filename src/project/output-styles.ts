@@ -1,0 +1,118 @@
+// Output styles: how the agent answers. Built in (agentd's own wording; the names are Claude Code 2.1.330's, in
+// its order: default, Proactive, Concise, Explanatory, Learning) and custom ones from Markdown files with
+// frontmatter in <config dir>/output-styles/ (settingSources 'user') and .claude/output-styles/ (project);
+// a project style overrides a user style of the same name, and a custom one a built-in one. The style is chosen
+// by the settings' `outputStyle`; an unknown name is reported and the default is used.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { SettingSource } from './memory.js';
+import type { ProjectProblem } from './problems.js';
+import { splitFrontmatter } from './style-frontmatter.js';
+
+export interface OutputStyle {
+  name: string;
+  description: string;
+  prompt: string;
+  /** Whether the agent's software-engineering guidance stays in the system prompt. */
+  keepCodingInstructions: boolean;
+  source: 'built-in' | 'user' | 'project';
+}
+
+export const DEFAULT_OUTPUT_STYLE = 'default';
+
+export const BUILT_IN_STYLES: readonly OutputStyle[] = [
+  { name: DEFAULT_OUTPUT_STYLE, description: 'Plain, task-focused answers', prompt: '', keepCodingInstructions: true, source: 'built-in' },
+  {
+    name: 'Proactive',
+    description: 'Takes the obvious next steps without waiting to be asked',
+    prompt:
+      'When the next step of a task is clear and safe (running the tests after a change, fixing a lint error you caused, updating a caller you broke), take it without asking first, then say what you did. Ask before anything destructive, costly or outside the task.',
+    keepCodingInstructions: true,
+    source: 'built-in',
+  },
+  {
+    name: 'Concise',
+    description: 'Short answers: the result, not the process',
+    prompt: 'Keep every answer as short as it can be while still complete: lead with the result, skip preamble and recaps, use lists only when they shorten the text.',
+    keepCodingInstructions: true,
+    source: 'built-in',
+  },
+  {
+    name: 'Explanatory',
+    description: 'Explains the choices made and the codebase along the way',
+    prompt:
+      'While you work, help the user understand the code and your choices. Before and after a notable step, add a short "Insight" note (two or three points) on why the code is shaped as it is, what the trade-off of your change is, or which convention of this codebase you followed. Keep the notes specific to this code, not general programming advice, and keep doing the task itself.',
+    keepCodingInstructions: true,
+    source: 'built-in',
+  },
+  {
+    name: 'Learning',
+    description: 'Works with the user and leaves small, meaningful parts for them to write',
+    prompt:
+      'Treat the session as pair programming with a learner. Do the routine parts yourself, but where a small piece of code carries a real decision (a condition, an error-handling choice, a data-structure pick), leave it to the user: put a clearly marked TODO(human) at that spot, explain what it must do and what to consider, and wait for them. Add short "Insight" notes on why things are done as they are.',
+    keepCodingInstructions: true,
+    source: 'built-in',
+  },
+];
+
+const MAX_STYLE_BYTES = 64 * 1024;
+
+// Synchronous: the initialize response lists the styles, and the two directories are usually absent (one failed
+// readdir each) or hold a few small files.
+function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProblem[]): OutputStyle[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort();
+  } catch {
+    return [];
+  }
+  const out: OutputStyle[] = [];
+  for (const n of names) {
+    const path = join(dir, n);
+    let text: string;
+    try {
+      if (!statSync(path).isFile()) continue;
+      const buf = readFileSync(path);
+      if (buf.includes(0)) {
+        problems.push({ kind: 'binary', file: path, message: `output style ${path} is binary; skipped` });
+        continue;
+      }
+      if (buf.length > MAX_STYLE_BYTES) problems.push({ kind: 'too_large', file: path, message: `output style ${path} is ${buf.length} bytes; only its first ${MAX_STYLE_BYTES} are used` });
+      text = buf.subarray(0, MAX_STYLE_BYTES).toString('utf8');
+    } catch (e) {
+      problems.push({ kind: 'unreadable', file: path, message: `output style ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); skipped` });
+      continue;
+    }
+    const fm = splitFrontmatter(text);
+    if (fm.kind === 'invalid') {
+      problems.push({ kind: 'invalid_frontmatter', file: path, message: `output style ${path}: ${fm.reason}; skipped` });
+      continue;
+    }
+    const keep = fm.fields['keep-coding-instructions'];
+    out.push({
+      name: fm.fields['name'] || basename(n, '.md'),
+      description: fm.fields['description'] ?? '',
+      prompt: fm.body.trim(),
+      keepCodingInstructions: keep === 'true',
+      source,
+    });
+  }
+  return out;
+}
+
+/** Every style the session can use, in the order the initialize response lists them. */
+export function loadOutputStyles(o: { cwd: string; configDir: string; sources: readonly SettingSource[] }): { styles: OutputStyle[]; problems: ProjectProblem[] } {
+  const problems: ProjectProblem[] = [];
+  const user = o.sources.includes('user') ? loadDir(join(o.configDir, 'output-styles'), 'user', problems) : [];
+  const project = o.sources.includes('project') ? loadDir(join(o.cwd, '.claude', 'output-styles'), 'project', problems) : [];
+  const byName = new Map<string, OutputStyle>();
+  for (const s of [...BUILT_IN_STYLES, ...user, ...project]) byName.set(s.name, s);
+  return { styles: [...byName.values()], problems };
+}
+
+/** The style a settings name selects: matched exactly, then case-insensitively; undefined when unknown. */
+export function findStyle(styles: readonly OutputStyle[], name: string): OutputStyle | undefined {
+  return styles.find((s) => s.name === name) ?? styles.find((s) => s.name.toLowerCase() === name.toLowerCase());
+}

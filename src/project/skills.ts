@@ -1,0 +1,91 @@
+// Skills: `<root>/skills/<folder>/SKILL.md` (project `.claude/skills`, user `~/.claude/skills`, a plugin's
+// `skills/`). Only the frontmatter is kept at scan time (progressive disclosure): the body is read again when the
+// skill is used, and the files beside SKILL.md stay on disk for the model to Read.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseFrontmatter, stringList, stringValue } from './frontmatter.js';
+import { type ProjectSource, type ProjectWarning, type ScanRoot, firstLine, isDir, readText } from './files.js';
+import { describeSource } from './commands.js';
+
+export interface Skill {
+  readonly kind: 'skill';
+  /** `name` from the frontmatter, else the folder's name (as Claude Code does); `plugin:name` for plugins. */
+  readonly name: string;
+  /** What the model and the slash menu see, with its source. */
+  readonly description: string;
+  readonly argumentHint: string;
+  readonly allowedTools: readonly string[];
+  readonly model: string | undefined;
+  readonly disableModelInvocation: boolean;
+  /** The folder holding SKILL.md ("Base directory for this skill"). */
+  readonly dir: string;
+  readonly file: string;
+  readonly source: ProjectSource;
+}
+
+export function loadSkills(roots: readonly ScanRoot[], warnings: ProjectWarning[]): Skill[] {
+  const out: Skill[] = [];
+  for (const root of roots) {
+    const base = join(root.dir, 'skills');
+    let names: string[];
+    try {
+      names = readdirSync(base).sort();
+    } catch {
+      continue;
+    }
+    for (const folder of names) {
+      if (folder.startsWith('.')) continue;
+      const dir = join(base, folder);
+      const file = join(dir, 'SKILL.md');
+      const text = readText(file);
+      if (text === undefined) {
+        if (isDir(dir)) warnings.push({ file, message: 'skill folder without a readable SKILL.md skipped' });
+        continue;
+      }
+      const fm = parseFrontmatter(text);
+      if (!fm.ok) {
+        warnings.push({ file, message: `skill skipped: broken frontmatter (${fm.error})` });
+        continue;
+      }
+      const declared = stringValue(fm.data['name'])?.trim();
+      if (declared !== undefined && !/^[\w.:-]+$/.test(declared)) {
+        warnings.push({ file, message: `skill skipped: name ${JSON.stringify(declared)} is not a valid command name` });
+        continue;
+      }
+      if (declared === undefined) warnings.push({ file, message: `skill has no name in its frontmatter; using the folder name "${folder}"` });
+      const bare = declared || folder;
+      const description = stringValue(fm.data['description']) ?? firstLine(fm.body);
+      out.push({
+        kind: 'skill',
+        name: root.namespace ? `${root.namespace}:${bare}` : bare,
+        description: `${description} ${describeSource(root.source, root.namespace)}`.trim(),
+        argumentHint: stringValue(fm.data['argument-hint']) ?? '',
+        allowedTools: stringList(fm.data['allowed-tools']) ?? [],
+        model: stringValue(fm.data['model']),
+        disableModelInvocation: fm.data['disable-model-invocation'] === true,
+        dir,
+        file,
+        source: root.source,
+      });
+    }
+  }
+  return out;
+}
+
+/** The body of a skill, read when it is used; undefined when the file went away or broke since the scan. */
+export function skillBody(skill: Skill): string | undefined {
+  const text = readText(skill.file);
+  if (text === undefined) return undefined;
+  const fm = parseFrontmatter(text);
+  return fm.ok ? fm.body : undefined;
+}
+
+/**
+ * The SDK's `skills` option: which skills the main session sees. Matches the exact name or a `:name` suffix of
+ * a plugin skill; undefined or 'all' keeps every one.
+ */
+export function filterSkills(skills: readonly Skill[], allowed: readonly string[] | 'all' | undefined): Skill[] {
+  if (allowed === undefined || allowed === 'all') return [...skills];
+  const set = new Set(allowed);
+  return skills.filter((s) => set.has(s.name) || [...set].some((a) => s.name.endsWith(`:${a.replace(/^:/, '')}`) && a.length > 0));
+}
