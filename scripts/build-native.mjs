@@ -106,7 +106,11 @@ try {
   add('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', join(pkgDir('tree-sitter-bash'), 'tree-sitter-bash.wasm'));
 
   // Every package the bundles name at run time must be among the assets.
-  const provided = new Set([...bundled, 'web-tree-sitter', 'web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']);
+  // Left out on purpose: @anthropic-ai/sandbox-runtime (ESM with native helpers found next to its modules). Its
+  // require fails in the executable, so `sandbox` settings that enable it fail start-up there
+  // (sandbox_required_unavailable, fail closed) unless failIfUnavailable is false.
+  const absent = new Set(['@anthropic-ai/sandbox-runtime']);
+  const provided = new Set([...bundled, ...absent, 'web-tree-sitter', 'web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']);
   const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
   const missing = new Set();
   for (const f of ['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'agentd-mcp.js']) {

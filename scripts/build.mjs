@@ -55,6 +55,9 @@ const common = {
   define: { 'import.meta.url': '__agentdImportMetaUrl' },
   banner: { js: "var __agentdImportMetaUrl=require('node:url').pathToFileURL(__filename).href;" },
   plugins: [lazyBundles],
+  // ESM-only, with files of its own (seccomp helpers) found next to its modules: required from node_modules
+  // (Node ≥ 20.19 requires ESM), and only when the sandbox settings turn it on (tools/sandbox/runtime.ts).
+  external: ['@anthropic-ai/sandbox-runtime'],
 };
 
 writeFileSync(join(dist, 'sdk-entry.js'), "module.exports = require('@anthropic-ai/sdk');\n");
@@ -62,7 +65,7 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'src/cli/entry.ts')], outfile: join(dist, 'agentd.js') }),
   // web-tree-sitter is required from node_modules (its CommonJS build): its ESM build declares its own `require`,
   // which breaks once esbuild turns its dynamic import() into require().
-  build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter'] }),
+  build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter', '@anthropic-ai/sandbox-runtime'] }),
   build({ ...common, entryPoints: [join(dist, 'sdk-entry.js')], outfile: join(dist, 'agentd-sdk.js') }),
   build({ ...common, entryPoints: [join(root, 'src/mcp/lazy-entry.ts')], outfile: join(dist, 'agentd-mcp.js') }),
   ...['bedrock', 'vertex', 'foundry'].map((p) => build({ ...common, entryPoints: [join(root, `src/model/providers/${p}-entry.ts`)], outfile: join(dist, `agentd-${p}.js`) })),

@@ -11,6 +11,7 @@ import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
+import { bashSettingsSandboxed } from './settings-sandbox.js';
 import { bash50mb, reads200, toolsParallel } from './tools.js';
 import { warmTurnProxy } from './proxy.js';
 import { idleRss, warmTurn } from './turns.js';
@@ -32,6 +33,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   reads200,
   bash50mb,
   bashReadonlySandboxed,
+  bashSettingsSandboxed,
   session200Turns,
   interruptLatency,
   sdkMcpRoundTrip,

@@ -11,6 +11,8 @@ import { EXIT } from './exit-codes.js';
 import { printText, readAll } from './app-support.js';
 
 export interface LifecycleParts {
+  /** Settles before stdin is read; true: start-up failed (a required sandbox) and was reported, the run ends. */
+  startupGate?: () => Promise<boolean>;
   stdin: Readable;
   stdout: Writable;
   /** One-shot mode: the prompt is text (argument or stdin), the result is printed at the end unless stream-json. */
@@ -88,6 +90,12 @@ export class AppLifecycle {
 
   private async serve(p: LifecycleParts): Promise<void> {
     {
+      if (await p.startupGate?.()) {
+        this.finishing = true;
+        p.closeTranscript();
+        this.resolveExit(EXIT.startup);
+        return;
+      }
       try {
         if (p.printMode) {
           p.warmUp();

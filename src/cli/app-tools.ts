@@ -7,6 +7,10 @@ import { withRunTag } from '../tools/process-groups.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
 import type { BackgroundRegistry, ToolEnvironment } from '../tools/tool.js';
+import type { ModelClient, Usage } from '../model/types.js';
+import { createSideModel } from './side-model.js';
+import type { PermissionRule } from '../permissions/rules.js';
+import { type SandboxSetup, setUpCommandSandbox } from './sandbox-setup.js';
 import { newUuid } from '../util/ids.js';
 import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
@@ -23,9 +27,22 @@ export interface ToolSetup {
   /** The environment child processes start from: agentd's own, plus this run's tag. */
   childEnvSource: NodeJS.ProcessEnv;
   readOnlySandbox: ReadOnlySandbox;
+  /** The command sandbox of the `sandbox` settings, and its start-up gate. */
+  sandboxSetup: SandboxSetup;
 }
 
-export function setUpTools(opts: CliOptions, io: AppIO, config: AppConfig): ToolSetup {
+export function setUpTools(
+  opts: CliOptions,
+  io: AppIO,
+  config: AppConfig,
+  /** The merged `sandbox` settings and the allow rules (WebFetch(domain:…) hosts): the command sandbox (sandbox-setup.ts). */
+  sandbox: { block: unknown; allowRules: readonly PermissionRule[] } = { block: undefined, allowRules: [] },
+  /** For the small, fast model tools ask (side-model.ts). */
+  side?: { model: ModelClient; recordUsage: (model: string, usage: Usage) => void },
+): ToolSetup {
+  const sideModel = side ? createSideModel(side.model, io.env, side.recordUsage) : undefined;
+  const sandboxSetup = setUpCommandSandbox(sandbox.block, sandbox.allowRules, io.logger);
+  const commandSandbox = sandboxSetup.sandbox;
   const logger = io.logger;
   // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
   // those that left their process group (setsid) too.
@@ -39,7 +56,7 @@ export function setUpTools(opts: CliOptions, io: AppIO, config: AppConfig): Tool
   const policy = parseReadOnlySandboxPolicy(config.env.readOnlySandbox);
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
   const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: config.env.path, home: config.home, hidden: [config.configDir], logger });
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox });
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
   const tools = new ToolRegistry([]);
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {
@@ -54,5 +71,5 @@ export function setUpTools(opts: CliOptions, io: AppIO, config: AppConfig): Tool
     // The shell parser (WASM, several MiB) loads when the first command must be judged, not before.
   });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
-  return { tools, toolEnv, tracker, toolsReady, loadTools, background: () => background, childEnvSource, readOnlySandbox };
+  return { tools, toolEnv, tracker, toolsReady, loadTools, background: () => background, childEnvSource, readOnlySandbox, sandboxSetup };
 }

@@ -40,6 +40,7 @@ import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
+import { reportedSandboxFailure } from './sandbox-setup.js';
 import { installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
@@ -53,7 +54,6 @@ import { createProject, projectInitInfo } from './app-commands-support.js';
 
 export { DEFAULT_MODEL } from '../config/config.js';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
-
 export interface AppIO {
   stdin: Readable;
   stdout: Writable;
@@ -120,8 +120,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   rules.add(config.permissions.rules);
   const addDirs = [...config.permissions.additionalDirectories];
   const startMode = config.permissions.startMode;
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox } = setUpTools(opts, io, config);
-
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers });
   const mcp = mcpSetup.hub;
@@ -224,6 +223,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     mcpToolPolicy: (server, toolName) => mcp.toolPolicy(server, toolName),
     analyzer: shellAnalyzer,
     readOnlySandbox,
+    ...(sandboxSetup.autoAllow ? { sandboxAutoAllow: sandboxSetup.autoAllow } : {}),
     prompter: choosePrompter(config.permissions.denyInsteadOfPrompting ? { ...opts, permissionPrompts: 'none' } : opts, logger, {
       mcpTool: (toolName) =>
         createMcpPromptToolPrompter({ toolName, tools, ready: () => toolsReady.then(() => mcp.settled(mcpSetup.timeoutMs)), env: toolEnv, cwd: () => session.shared.current.cwd }),
@@ -404,6 +404,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   setTimeout(warmUp, 25).unref();
 
   edge.attach({
+    startupGate: () => reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat),
     stdin: io.stdin,
     stdout: io.stdout,
     printMode,

@@ -35,6 +35,8 @@ export interface EnvConfig {
   clientApp: string | undefined;
   retry: { maxRetries: number | undefined; baseDelayMs: number | undefined; firstEventTimeoutMs: number | undefined; idleTimeoutMs: number | undefined };
   maxToolConcurrency: number | undefined;
+  /** ANTHROPIC_SMALL_FAST_MODEL, else ANTHROPIC_DEFAULT_HAIKU_MODEL: the model tools ask on the model's behalf. */
+  smallFastModel: string | undefined;
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
   sessionState: SessionStateMode;
@@ -69,6 +71,7 @@ export function readEnv(env: Env): EnvConfig {
       idleTimeoutMs: int(env, 'AGENTD_STREAM_IDLE_TIMEOUT_MS'),
     },
     maxToolConcurrency: int(env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY'),
+    smallFastModel: str(env, 'ANTHROPIC_SMALL_FAST_MODEL') ?? str(env, 'ANTHROPIC_DEFAULT_HAIKU_MODEL'),
     maxOutputTokens: int(env, 'CLAUDE_CODE_MAX_OUTPUT_TOKENS'),
     maxThinkingTokens: int(env, 'MAX_THINKING_TOKENS'),
     sessionState: env['CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS'] === '1' ? 'visible' : env['CLAUDE_CODE_SDK_READS_SESSION_STATE'] === '1' ? 'host_only' : 'none',

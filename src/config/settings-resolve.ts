@@ -15,6 +15,7 @@
 //  - both: `env` reaches tools, hooks and MCP servers, but not variables that change which code runs (PATH,
 //    LD_PRELOAD, BASH_ENV, NODE_OPTIONS, GIT_*…) nor agentd's own configuration (ANTHROPIC_*, CLAUDE_*, AGENTD_*).
 // Deny and ask rules, and the other modes, only restrict and are always honoured.
+import { mergeSandboxBlocks } from '../tools/sandbox/settings.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
 import { StartupError } from './errors.js';
@@ -53,7 +54,7 @@ export interface ResolvedSettings {
   denyInsteadOfPrompting: boolean;
   /** The policy allows only its own permission rules: host updates cannot add allow rules. */
   managedRulesOnly: boolean;
-  /** The raw `sandbox` object of the highest layer that has one (the sandbox module interprets it). */
+  /** The `sandbox` blocks of the layers merged (tools/sandbox/settings.ts mergeSandboxBlocks; resolveSandboxSettings reads it). */
   sandbox: unknown;
   /** What was not honoured from untrusted project/local files (or locked out by policy), for the log and tests. */
   ignored: ReadonlyArray<{ file: string; what: string }>;
@@ -112,7 +113,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
   let apiKeyHelper: ResolvedSettings['apiKeyHelper'];
   let includeCoAuthoredBy: boolean | undefined;
   let cleanupPeriodDays: number | undefined;
-  let sandbox: unknown;
+  const sandboxLayers: Array<{ block: unknown; trusted: boolean }> = [];
   // Hooks: disableAllHooks in a non-policy layer turns off the hooks of non-policy layers only.
   const userNoHooks = layers.some((l) => l.source !== 'policySettings' && l.data.disableAllHooks === true);
 
@@ -192,7 +193,11 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
       if (Number.isInteger(s.cleanupPeriodDays) && s.cleanupPeriodDays >= 1) cleanupPeriodDays = s.cleanupPeriodDays;
       else input.warnRule(`cleanupPeriodDays ${s.cleanupPeriodDays} (must be a positive integer)`, l.file);
     }
-    if (l.raw['sandbox'] !== undefined) sandbox = l.raw['sandbox'];
+    if (l.raw['sandbox'] !== undefined) {
+      // Lists combined across layers; a repository's file can only tighten (tools/sandbox/settings.ts).
+      sandboxLayers.push({ block: l.raw['sandbox'], trusted });
+      for (const what of mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]).ignored) ignore(what);
+    }
   }
   return Object.freeze({
     rules: Object.freeze(rules),
@@ -210,7 +215,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     disabledModes,
     denyInsteadOfPrompting,
     managedRulesOnly,
-    sandbox,
+    sandbox: mergeSandboxBlocks(sandboxLayers).merged,
     ignored: Object.freeze(ignored),
     unsupported: Object.freeze(unsupported),
     problems: Object.freeze([...input.problems]),

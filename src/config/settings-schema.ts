@@ -102,8 +102,6 @@ export const REFUSED_SETTINGS: readonly RefusedSetting[] = [
   { path: ['strictPluginOnlyCustomization'], restrictive: truthy, why: 'not implemented' },
   { path: ['disableCommandPluginSources'], restrictive: truthy, why: 'not implemented' },
   { path: ['disableSideloadFlags'], restrictive: truthy, why: 'not implemented' },
-  { path: ['sandbox', 'enabled'], restrictive: truthy, why: 'agentd cannot run commands in a sandbox here' },
-  { path: ['sandbox', 'failIfUnavailable'], restrictive: truthy, why: 'agentd cannot run commands in a sandbox here' },
 ];
 
 export function valueAt(obj: unknown, path: readonly string[]): unknown {

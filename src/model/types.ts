@@ -72,6 +72,15 @@ export interface ToolDefinition {
   input_schema: Record<string, unknown>;
 }
 
+/** A tool the API runs itself (web search). Only the secondary requests tools make (SideModel) carry one. */
+export interface ServerToolDefinition {
+  type: 'web_search_20250305';
+  name: 'web_search';
+  max_uses?: number;
+  allowed_domains?: string[];
+  blocked_domains?: string[];
+}
+
 export type ThinkingConfig =
   | { type: 'enabled'; budget_tokens: number }
   | { type: 'adaptive' }
@@ -88,7 +97,7 @@ export interface ModelRequest {
   max_tokens: number;
   system?: SystemBlock[];
   messages: ApiMessage[];
-  tools?: ToolDefinition[];
+  tools?: Array<ToolDefinition | ServerToolDefinition>;
   thinking?: ThinkingConfig;
   metadata?: { user_id?: string };
   betas?: string[];

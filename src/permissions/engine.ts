@@ -37,7 +37,7 @@ import { type PermissionRule, type RuleSet, describeRule, formatRule } from './r
 /** Tools that read the content of every file under the path they are given. */
 const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
 
-export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'other';
+export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'sandboxOverride' | 'other';
 
 export interface Suggestion {
   type: 'addRules' | 'setMode' | 'addDirectories';
@@ -76,6 +76,11 @@ export interface DecisionInput {
    * required but unavailable), or undefined. Consulted only for such commands.
    */
   readOnlyAutoApprovalBlocked?: () => Promise<string | undefined>;
+  /**
+   * `sandbox.autoAllowBashIfSandboxed`: true when this shell command will run inside the running command
+   * sandbox. Consulted after deny and ask rules; the safety checks still ask.
+   */
+  sandboxAutoAllow?: (input: Record<string, unknown>, command: CommandSegments) => boolean;
   /** The project: the session's original cwd (default: shared.cwd). Rule paths anchor here, not at a later cd. */
   projectDir?: string;
   /** The project's git directory when the session started (real path), null when none; undefined: not known. */
@@ -307,6 +312,9 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   } else {
     const allowRule = allowRules.find((r) => applies(r, d, f, 'all'));
     if (allowRule) return checked({ behavior: 'allow', decidedBy: `rule:${describeRule(allowRule)}`, reasonType: 'rule', approval: { by: 'rule' }, ...pinned });
+  }
+  if (f.subject.kind === 'command' && f.command && d.mode !== 'plan' && d.sandboxAutoAllow?.(d.input, f.command)) {
+    return checked({ behavior: 'allow', decidedBy: 'sandbox:autoAllowBashIfSandboxed', reasonType: 'sandboxOverride', approval: { by: 'sandbox' } });
   }
   const byMode = modeDefault(d, f, ask, pinned);
   // A write into a protected directory reports why it asks, whatever the mode would have said.

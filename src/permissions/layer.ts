@@ -4,7 +4,7 @@
 import type { PermissionGate, PermissionRequestInfo, PermissionVerdict } from '../executor/pipeline.js';
 import type { Logger } from '../log/logger.js';
 import { childController } from '../util/abort.js';
-import { type Decision, type Suggestion, decide } from './engine.js';
+import { type Decision, type DecisionInput, type Suggestion, decide } from './engine.js';
 import type { CommandAnalyzer } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { resolveToolPath } from './paths.js';
@@ -61,6 +61,8 @@ export interface PermissionLayerDeps {
   logger: Logger;
   /** The read-only sandbox: under AGENTD_READONLY_SANDBOX=required without one, read-only commands ask. */
   readOnlySandbox?: Pick<ReadOnlySandbox, 'autoApprovalBlocked'>;
+  /** autoAllowBashIfSandboxed (see DecisionInput.sandboxAutoAllow); absent when the command sandbox is off. */
+  sandboxAutoAllow?: DecisionInput['sandboxAutoAllow'];
   /** The project (the session's original cwd): rule paths anchor here and it is a working directory. */
   projectDir?: string;
   /**
@@ -113,6 +115,7 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
         rules: deps.rules,
         analyzer: deps.analyzer,
         ...(sandbox ? { readOnlyAutoApprovalBlocked: () => sandbox.autoApprovalBlocked() } : {}),
+        ...(deps.sandboxAutoAllow ? { sandboxAutoAllow: deps.sandboxAutoAllow } : {}),
         ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
         ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
         ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),

@@ -9,7 +9,8 @@ import { FileStateCache } from './file-state.js';
 import { groupAlive, signalPids, taggedProcesses } from './process-groups.js';
 import { positiveNumber } from '../util/env.js';
 import { DEFAULT_KEPT_OUTPUT_BYTES, DEFAULT_MAX_OUTPUT_FILE_BYTES, KeptOutputs } from './shell/kept-outputs.js';
-import type { BackgroundRegistry, BackgroundShellInfo, ToolEnvironment } from './tool.js';
+import type { BackgroundRegistry, BackgroundShellInfo, SideModel, ToolEnvironment } from './tool.js';
+import type { CommandSandbox } from './sandbox/runtime.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from './sandbox/index.js';
 import { SECRET_ENV_NAMES, extraSecretNames } from '../util/secrets.js';
 
@@ -130,6 +131,9 @@ export function createToolEnvironment(opts: {
   spillDir?: string;
   /** Default: from AGENTD_READONLY_SANDBOX in `env` (an invalid value throws; the CLI checks it first). */
   readOnlySandbox?: ReadOnlySandbox;
+  /** The command sandbox of the `sandbox` settings (started by the caller). */
+  commandSandbox?: CommandSandbox;
+  sideModel?: SideModel;
 }): ToolEnvironment {
   let spill = opts.spillDir;
   const keptOutputs = new KeptOutputs(positiveNumber(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES']) ?? DEFAULT_KEPT_OUTPUT_BYTES);
@@ -138,6 +142,8 @@ export function createToolEnvironment(opts: {
   const empty = new EmptyBackgroundRegistry();
   return {
     readOnlySandbox: opts.readOnlySandbox ?? readOnlySandboxFromEnv(opts.env, opts.logger),
+    ...(opts.commandSandbox ? { commandSandbox: opts.commandSandbox } : {}),
+    ...(opts.sideModel ? { sideModel: opts.sideModel } : {}),
     childEnv: childEnvironment(opts.env),
     redact: createRedactor(secretValues(opts.env)),
     fileState: new FileStateCache(),

@@ -42,6 +42,8 @@ export interface SpawnShellOptions {
   output: number | 'ignore';
   /** Run the shell inside this jail (the read-only sandbox); its argv wraps `bash -c script`. */
   jail?: ShellJail;
+  /** The whole argv to run instead of `bash -c script` (the command sandbox wrapped it already). */
+  argv?: readonly string[];
 }
 
 export function spawnShell(opts: SpawnShellOptions): ShellChild {
@@ -62,7 +64,7 @@ export function spawnShell(opts: SpawnShellOptions): ShellChild {
   // (execa/lib/stdio/native.js), and a daemon's output file is rarely below 10.
   const out = opts.output as 'ignore' | 3;
   const inner = ['bash', '-c', opts.script];
-  const [file, ...args] = opts.jail ? opts.jail.argv(inner) : inner;
+  const [file, ...args] = opts.argv ?? (opts.jail ? opts.jail.argv(inner) : inner);
   const subprocess = execa(file as string, args, { ...common, stdout: out, stderr: out });
   // execa's own promise settles when the streams close; completion is decided by `exited` instead. With
   // reject:false it does not reject on failure, but keep any late surprise from becoming unhandled.

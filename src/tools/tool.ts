@@ -5,6 +5,8 @@ import type { Logger } from '../log/logger.js';
 import type { ToolResultContent } from '../model/types.js';
 import type { FileStateCache } from './file-state.js';
 import type { ReadOnlySandbox } from './sandbox/types.js';
+import type { CommandSandbox } from './sandbox/runtime.js';
+import type { AssistantBlock, ServerToolDefinition } from '../model/types.js';
 import type { KeptOutputs } from './shell/kept-outputs.js';
 
 /** Shared context that tools may change through a returned modifier (e.g. Bash's persistent cwd). */
@@ -55,6 +57,31 @@ export interface ToolEnvironment {
   readonly background: BackgroundRegistry;
   /** Where Bash runs commands that only the shell analyser approved (see Approval). */
   readonly readOnlySandbox: ReadOnlySandbox;
+  /**
+   * The command sandbox of the `sandbox` settings, when they turn it on. While it runs, Bash commands run
+   * inside it (see sandbox/policy.ts), the read-only ones too (then without write access), and the
+   * read-only sandbox above is not used.
+   */
+  readonly commandSandbox?: CommandSandbox;
+  /** The small, fast model a tool asks on the model's behalf (WebFetch answering its prompt); absent in bare test sessions. */
+  readonly sideModel?: SideModel;
+}
+
+/** One secondary model request made by a tool: a system text and one user message in, the answer's text out. */
+export interface SideModel {
+  /** The model id the requests go to (for the tool's output). */
+  readonly model: string;
+  /** The answer's text. */
+  ask(req: SideRequest): Promise<string>;
+  /** The whole answer: text blocks with their citations, and the blocks of server tools (web search). */
+  complete(req: SideRequest & { tools?: ServerToolDefinition[] }): Promise<AssistantBlock[]>;
+}
+
+export interface SideRequest {
+  system: string;
+  prompt: string;
+  maxTokens: number;
+  signal: AbortSignal;
 }
 
 /**
@@ -65,6 +92,8 @@ export interface ToolEnvironment {
  */
 export type Approval =
   | { by: 'read-only-analysis' }
+  /** autoAllowBashIfSandboxed: allowed because it runs inside the command sandbox (so it must). */
+  | { by: 'sandbox' }
   | { by: 'rule' }
   | { by: 'mode' }
   | { by: 'hook' }

@@ -122,6 +122,8 @@ describe('architecture', () => {
       undici: (p) => p === 'src/net/undici.ts',
       'web-tree-sitter': (p) => p.startsWith('src/tools/shell/'),
       ajv: (p) => p === 'src/tools/json-schema.ts',
+      // Loaded lazily, only when the `sandbox` settings turn the command sandbox on.
+      '@anthropic-ai/sandbox-runtime': (p) => p === 'src/tools/sandbox/runtime.ts',
       tinyglobby: (p) => p.startsWith('src/tools/'),
       picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
       // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.

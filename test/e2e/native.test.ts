@@ -129,6 +129,16 @@ describe('the native executable', () => {
     expect(statSync(join(dir, 'agentd-tools.js')).size).toBeGreaterThan(100_000);
   }, 60_000);
 
+  it('does not carry the command sandbox: settings that enable it fail start-up (closed), with the reason', () => {
+    const home = join(top, 'sandbox-home');
+    mkdirSync(home, { recursive: true });
+    const r = spawnSync(exe, ['-p', 'hi', '--output-format', 'json', '--settings', '{"sandbox":{"enabled":true}}'], { encoding: 'utf8', env: { HOME: home, PATH: process.env['PATH'] ?? '' }, cwd: home });
+    expect(r.status).toBe(2);
+    const result = JSON.parse(r.stdout.trim()) as { startup_failure_reason: string; errors: string[] };
+    expect(result.startup_failure_reason).toBe('sandbox_required_unavailable');
+    expect(result.errors[0]).toMatch(/^The sandbox is enabled \(sandbox\.enabled\) and required, but it cannot start: .*sandbox-runtime/);
+  });
+
   it('answers --version with no environment at all (cache in $HOME/.cache)', () => {
     const home = join(top, 'bare-home');
     mkdirSync(home);

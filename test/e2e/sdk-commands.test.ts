@@ -115,7 +115,7 @@ describe('slash commands and skills through the official SDK', () => {
     const reqs = run.requests();
     expect(reqs).toHaveLength(2);
     const skillTool = reqs[0]?.tools?.find((t) => t.name === 'Skill');
-    expect(skillTool?.description).toContain('- greet: Greets people warmly (project)');
+    expect(skillTool && 'description' in skillTool ? skillTool.description : undefined).toContain('- greet: Greets people warmly (project)');
     // Progressive disclosure: the body is not in the first request.
     expect(JSON.stringify(reqs[0])).not.toContain('SKILL BODY');
     const result = (reqs[1]?.messages.at(-1)?.content as Array<{ type: string; content?: unknown }>).find((b) => b.type === 'tool_result');
@@ -228,8 +228,9 @@ describe('slash commands and skills through the official SDK', () => {
     writeFileSync(join(filtered.cwd, '.claude/skills/other/SKILL.md'), '---\nname: other\ndescription: Another skill\n---\nOTHER\n');
     await collect(query({ prompt: 'hello', options: filtered.options({ settingSources: ['project'], skills: ['other'] }) }));
     const skill = filtered.requests()[0]?.tools?.find((t) => t.name === 'Skill');
-    expect(skill?.description).toContain('- other: Another skill (project)');
-    expect(skill?.description).not.toContain('greet');
+    const desc = skill && 'description' in skill ? skill.description : undefined;
+    expect(desc).toContain('- other: Another skill (project)');
+    expect(desc).not.toContain('greet');
   }, 60_000);
 
   it("pluginDelivery: 'initialize': the plugin's commands, skills, agents and command hooks load; plugins_applied", async () => {

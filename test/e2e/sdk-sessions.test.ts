@@ -56,6 +56,7 @@ describe('sessions through the SDK', () => {
     const schema = { type: 'object', properties: { city: { type: 'string' }, population: { type: 'integer' } }, required: ['city', 'population'] };
     const msgs = await collect(query({ prompt: 'a city please', options: run.options({ outputFormat: { type: 'json_schema', schema } }) }));
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', structured_output: { city: 'Lisbon', population: 545000 } });
-    expect(run.requests()[0]?.tools?.find((t) => t.name === 'StructuredOutput')?.input_schema).toEqual(schema);
+    const so = run.requests()[0]?.tools?.find((t) => t.name === 'StructuredOutput');
+    expect(so && 'input_schema' in so ? so.input_schema : undefined).toEqual(schema);
   });
 });

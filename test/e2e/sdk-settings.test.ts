@@ -113,10 +113,10 @@ describe('managed policy through the SDK', () => {
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [{ tool_name: 'Bash', tool_use_id: 'toolu_bash' }] });
   });
 
-  it("the SDK's sandbox option, which agentd cannot honour here, is refused at start-up (never run unsandboxed)", async () => {
+  it("a key of the SDK's sandbox option that agentd cannot honour is refused at start-up (never run unsandboxed)", async () => {
     const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text' as const, text: 'hello' }] } }] });
-    await expect(collect(query({ prompt: 'hi', options: run.options({ sandbox: { enabled: true } }) }))).rejects.toThrow(
-      /--settings sets sandbox\.enabled, a security setting agentd cannot honour/,
+    await expect(collect(query({ prompt: 'hi', options: run.options({ sandbox: { enabled: true, network: { tlsTerminate: {} } } }) }))).rejects.toThrow(
+      /sandbox\.network\.tlsTerminate is set, but agentd cannot honour it/,
     );
   });
 

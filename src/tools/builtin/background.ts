@@ -45,6 +45,14 @@ export interface StartShellTask {
   jail?: (files: Pick<JailScope, 'readableFiles' | 'writableFiles'>) => ShellJail;
 }
 
+/** A background task's files and environment, before its shell starts. */
+export interface PreparedTask {
+  id: string;
+  outputPath: string;
+  initScript: string;
+  env: Record<string, string>;
+}
+
 export interface TaskOutputTail {
   output: string;
   total_bytes: number;
@@ -99,6 +107,19 @@ export class ShellTaskRegistry implements BackgroundRegistry {
 
   /** Starts a command in the background; resolves once it is running (or failed to start). */
   start(req: StartShellTask): ShellTaskInfo {
+    const p = this.prepare(req);
+    const jail = req.jail?.({ readableFiles: [p.initScript], writableFiles: [p.outputPath] });
+    return this.launch(req, p, spawnShell({ script: req.command, cwd: req.cwd, env: p.env, output: 'ignore', ...(jail ? { jail } : {}) }));
+  }
+
+  /** start() for a command the command sandbox runs: `wrap` gives the argv and environment for the task's files. */
+  async startWrapped(req: StartShellTask, wrap: (p: PreparedTask) => Promise<{ argv: readonly string[]; env: Record<string, string> }>): Promise<ShellTaskInfo> {
+    const p = this.prepare(req);
+    const w = await wrap(p);
+    return this.launch(req, p, spawnShell({ script: req.command, cwd: req.cwd, env: w.env, output: 'ignore', argv: w.argv }));
+  }
+
+  private prepare(req: StartShellTask): PreparedTask {
     mkdirSync(req.outputDir, { recursive: true, mode: 0o700 });
     const id = newTaskId();
     const outputPath = join(req.outputDir, `${id}.output`);
@@ -106,8 +127,11 @@ export class ShellTaskRegistry implements BackgroundRegistry {
     const initScript = ensureInitScript(req.outputDir);
     // The task's own run tag: stopping it also kills what it started outside its process group (setsid).
     const env = withRunTag(shellEnv(req.env, { initScript, outputFile: outputPath }), taskTag(id));
-    const jail = req.jail?.({ readableFiles: [initScript], writableFiles: [outputPath] });
-    const child = spawnShell({ script: req.command, cwd: req.cwd, env, output: 'ignore', ...(jail ? { jail } : {}) });
+    return { id, outputPath, initScript, env };
+  }
+
+  private launch(req: StartShellTask, p: PreparedTask, child: ReturnType<typeof spawnShell>): ShellTaskInfo {
+    const { id, outputPath } = p;
     const info: ShellTaskInfo = {
       id,
       command: req.command,

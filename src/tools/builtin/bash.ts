@@ -23,11 +23,12 @@ import { DEFAULT_MAX_OUTPUT_FILE_BYTES } from '../shell/kept-outputs.js';
 import { OutputFile } from '../shell/output-file.js';
 import { isReadOnlyCommand } from '../shell/read-only.js';
 import type { CommandAnalysis } from '../shell/types.js';
-import type { JailScope, Jailer } from '../sandbox/types.js';
+import type { JailScope } from '../sandbox/types.js';
+import { type ShellPlacement, placeShell, sandboxedShell } from './bash-sandbox.js';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { loadProcessSupport } from '../process.js';
 import { positiveNumber } from '../../util/env.js';
-import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, isShellTaskRegistry, releaseWhenGone } from './background.js';
+import { DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS, type StartShellTask, isShellTaskRegistry, releaseWhenGone } from './background.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;
@@ -144,7 +145,7 @@ type RunResult =
 export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, BashResult> {
   const grace = Math.min(opts.killGraceMs ?? KILL_GRACE_MS, KILL_GRACE_MS);
 
-  async function run(input: BashInput, ctx: ToolCallContext, timeoutMs: number, jailer: Jailer | undefined): Promise<RunResult> {
+  async function run(input: BashInput, ctx: ToolCallContext, timeoutMs: number, placement: ShellPlacement): Promise<RunResult> {
     const dir = ctx.env.spillDir;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tag = randomBytes(6).toString('hex');
@@ -158,12 +159,13 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
       let child: ReturnType<typeof spawnShell>;
       try {
         let jail;
-        if (jailer) {
-          // The jail can write this one file (bound in), so it must exist first; empty means "no cd".
-          writeFileSync(cwdFile, '', { mode: 0o600 });
-          jail = jailer({ ...jailScope(ctx, opts.projectDir), readableFiles: [initScript], writableFiles: [cwdFile] });
-        }
-        child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd, ...(jail ? { jail } : {}) });
+        // The jail or sandbox can write this one file (bound in), so it must exist first; empty means "no cd".
+        if (placement.kind !== 'plain') writeFileSync(cwdFile, '', { mode: 0o600 });
+        if (placement.kind === 'jail') jail = placement.jailer({ ...jailScope(ctx, opts.projectDir), readableFiles: [initScript], writableFiles: [cwdFile] });
+        if (placement.kind === 'sandbox') {
+          const w = await sandboxedShell(placement, { script: input.command, env, ctx, projectDir: opts.projectDir, writableFiles: [cwdFile] });
+          child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env: w.env, output: output.writeFd, argv: w.argv });
+        } else child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd, ...(jail ? { jail } : {}) });
       } finally {
         output.releaseWriter();
       }
@@ -253,14 +255,15 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
       // The second wall: a command only the analyser approved runs in the read-only sandbox (when there is
       // one; under AGENTD_READONLY_SANDBOX=required this rejects rather than run it unconfined).
       // `dangerouslyDisableSandbox` does not apply: the model must not be able to lower the wall.
-      const jailer = ctx.approval.by === 'read-only-analysis' ? await ctx.env.readOnlySandbox.jailer() : undefined;
-      if (input.run_in_background) return startBackground(input, ctx, jailer, opts.projectDir);
+      // Inside the command sandbox of the `sandbox` settings when it runs (see bash-sandbox.ts).
+      const placement = await placeShell(input, ctx);
+      if (input.run_in_background) return startBackground(input, ctx, placement, opts.projectDir);
       if (ctx.signal.aborted) {
         const data: BashOutput = { stdout: '', stderr: ABORT_MARKER, interrupted: true, isImage: false };
         return { data, content: ABORT_MARKER, isError: true };
       }
       const timeoutMs = clampTimeout(input.timeout, def, max);
-      const [result, analysis] = await Promise.all([run(input, ctx, timeoutMs, jailer), analyzeCommand(input.command)]);
+      const [result, analysis] = await Promise.all([run(input, ctx, timeoutMs, placement), analyzeCommand(input.command)]);
       return toOutcome(ctx, result, analysis, timeoutMs, opts.projectDir);
     },
   };
@@ -272,11 +275,12 @@ function jailScope(ctx: ToolCallContext, projectDir: string | undefined): JailSc
   return { cwd: ctx.shared.cwd, readable: [projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories], ...(path !== undefined ? { path } : {}) };
 }
 
-function startBackground(input: BashInput, ctx: ToolCallContext, jailer: Jailer | undefined, projectDir: string | undefined): ToolOutcome<BashResult> {
+async function startBackground(input: BashInput, ctx: ToolCallContext, placement: ShellPlacement, projectDir: string | undefined): Promise<ToolOutcome<BashResult>> {
   const registry = ctx.env.background;
   if (!isShellTaskRegistry(registry)) throw new Error('Background commands are not available in this session');
   const timeoutMs = clampTimeout(input.timeout, DEFAULT_BACKGROUND_TIMEOUT_MS, MAX_BACKGROUND_TIMEOUT_MS);
-  const task = registry.start({
+  const jailer = placement.kind === 'jail' ? placement.jailer : undefined;
+  const req: StartShellTask = {
     command: input.command,
     ...(input.description !== undefined ? { description: input.description } : {}),
     cwd: ctx.shared.cwd,
@@ -284,9 +288,13 @@ function startBackground(input: BashInput, ctx: ToolCallContext, jailer: Jailer 
     outputDir: join(ctx.env.spillDir, 'tasks'),
     timeoutMs,
     toolUseId: ctx.toolUseId,
-    trackProcessGroup: (pid) => ctx.env.trackProcessGroup(pid),
+    trackProcessGroup: (pid: number) => ctx.env.trackProcessGroup(pid),
     ...(jailer ? { jail: (files: Pick<JailScope, 'readableFiles' | 'writableFiles'>) => jailer({ ...jailScope(ctx, projectDir), ...files }) } : {}),
-  });
+  };
+  const task =
+    placement.kind === 'sandbox'
+      ? await registry.startWrapped(req, (p) => sandboxedShell(placement, { script: input.command, env: p.env, ctx, projectDir, writableFiles: [p.outputPath] }))
+      : registry.start(req);
   const data: BashOutput = { stdout: '', stderr: '', interrupted: false, backgroundTaskId: task.id };
   return { data, content: `Command running in background with ID: ${task.id}. Output is being written to: ${task.outputPath}` };
 }

@@ -11,6 +11,7 @@ import { createNotebookEditTool } from './notebook-edit.js';
 import { createReadTool } from './read.js';
 import { createTodoWriteTool } from './todo-write.js';
 import { createWebFetchTool } from './web-fetch.js';
+import { createWebSearchTool } from './web-search.js';
 import { createWriteTool } from './write.js';
 
 export interface BuiltinOptions {
@@ -29,6 +30,7 @@ export function builtinTools(opts: BuiltinOptions): AnyTool[] {
     createNotebookEditTool(),
     createWebFetchTool(),
     createTodoWriteTool(),
+    createWebSearchTool(),
     createTaskStopTool(),
   ] as AnyTool[];
 }

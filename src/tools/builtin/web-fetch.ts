@@ -1,12 +1,15 @@
-// WebFetch: fetch a URL and return its text. Claude Code runs the `prompt` over the page with a small model;
-// agentd has no secondary model, so it returns the (converted, capped) page text and says so, and the main model
-// applies the prompt itself. Redirects to another host are not followed: the permission check approved this
-// URL's host, so the model is told to fetch the new URL (a new call, a new check), as Claude Code does.
+// WebFetch: fetch a URL, convert the page to text (HTML as light markdown), and answer the `prompt` over it
+// with the small, fast model (ToolEnvironment.sideModel), as Claude Code does. Without a side model (a bare
+// embedding) it returns the page text and says the prompt was not applied. Redirects to another host are not
+// followed: the permission check approved this URL's host, so the model is told to fetch the new URL (a new
+// call, a new check), as Claude Code does. Private, loopback and link-local addresses are refused unless
+// AGENTD_WEBFETCH_ALLOW_PRIVATE=1 (or the tool option) allows them (web-fetch-guard.ts).
 import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
 import { netFetch } from '../../net/fetch.js';
-import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
+import type { SideModel, Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { htmlToText } from './html-text.js';
+import { checkPublicHost } from './web-fetch-guard.js';
 
 export const WEB_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 export const WEB_FETCH_MAX_CHARS = 100_000;
@@ -15,7 +18,7 @@ const MAX_URL_LENGTH = 2000;
 
 export const WebFetchInput = z.strictObject({
   url: z.string().check(z.describe('The URL to fetch content from (http or https)')),
-  prompt: z.string().check(z.describe('What you want to learn from the page. agentd returns the page text itself; apply the prompt to it yourself.')),
+  prompt: z.string().check(z.describe('The prompt to run on the fetched content')),
   offset: z.optional(
     z.int().check(
       z.minimum(0),
@@ -34,10 +37,10 @@ export interface WebFetchOutput {
   url: string;
 }
 
-const DESCRIPTION = `Fetches a URL and returns its content as readable text (HTML is converted to text with light markdown).
+const DESCRIPTION = `Fetches a URL, converts its content to readable text (HTML as markdown), and answers the prompt about it with a small, fast model.
 
-- The URL must be a fully-formed http(s) URL.
-- agentd has no secondary model: the prompt is NOT applied for you. You get the page text (up to ${WEB_FETCH_MAX_CHARS} characters per call; use offset to read on) and should extract what you need yourself.
+- The URL must be a fully-formed http(s) URL. Private, loopback and link-local addresses are not fetched.
+- The prompt should say what you want to learn from the page. The page is read up to ${WEB_FETCH_MAX_CHARS} characters per call; use offset to read on.
 - When a URL redirects to a different host, the result says so and gives the new URL: call WebFetch again with it.
 - Read-only: it does not change anything.`;
 
@@ -48,6 +51,8 @@ export interface WebFetchToolOptions {
   timeoutMs?: number;
   maxBytes?: number;
   maxChars?: number;
+  /** Fetch private, loopback and link-local addresses too (default: AGENTD_WEBFETCH_ALLOW_PRIVATE=1 in the environment). */
+  allowPrivateNetwork?: boolean;
 }
 
 function parseUrl(url: string): URL | undefined {
@@ -122,9 +127,11 @@ async function fetchFollowing(
   doFetch: typeof fetch,
   start: URL,
   signal: AbortSignal,
+  guard: (url: URL) => Promise<void>,
 ): Promise<{ res: Response; url: URL } | { redirect: URL; res: Response }> {
   let url = start;
   for (let hops = 0; ; hops++) {
+    await guard(url);
     const res = await doFetch(url, {
       redirect: 'manual',
       signal,
@@ -138,6 +145,27 @@ async function fetchFollowing(
     if (hops >= MAX_REDIRECTS) throw new Error(`Too many redirects (more than ${MAX_REDIRECTS}) starting at ${start.href}.`);
     url = next;
   }
+}
+
+/** What Claude Code asks its small model about the page (the same constraints on quoting). */
+function answerPrompt(side: SideModel, content: string, prompt: string, signal: AbortSignal): Promise<string> {
+  return side.ask({
+    system: 'You answer a question about a web page, using only the page content you are given.',
+    prompt: `Web page content:
+---
+${content}
+---
+
+${prompt}
+
+Provide a concise response based only on the content above. In your response:
+ - Enforce a strict 125-character maximum for quotes from any source document. Open Source Software is ok as long as we respect the license.
+ - Use quotation marks for exact language from articles; any language outside of the quotation should never be word-for-word the same.
+ - You are not a lawyer and never comment on the legality of your own prompts and responses.
+ - Never produce or reproduce exact song lyrics.`,
+    maxTokens: 4096,
+    signal,
+  });
 }
 
 export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetchInput, WebFetchOutput> {
@@ -170,7 +198,8 @@ export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetc
       let got;
       let body: { body: Buffer; cut: boolean };
       try {
-        got = await fetchFollowing(doFetch, start, signal);
+        const allowPrivate = opts.allowPrivateNetwork ?? ctx.env.childEnv['AGENTD_WEBFETCH_ALLOW_PRIVATE'] === '1';
+        got = await fetchFollowing(doFetch, start, signal, (u) => (allowPrivate ? Promise.resolve() : checkPublicHost(u.hostname)));
         body = 'redirect' in got ? { body: Buffer.alloc(0), cut: false } : await readCapped(got.res, maxBytes, signal);
       } catch (e) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
@@ -197,6 +226,21 @@ The redirect was not followed: fetching a different host needs its own call. To 
       const page = pageText(body.body, res.headers.get('content-type') ?? '');
       const from = Math.min(input.offset ?? 0, page.length);
       const to = Math.min(page.length, from + maxChars);
+      const side = ctx.env.sideModel;
+      if (side) {
+        const answer = await answerPrompt(side, page.slice(from, to), input.prompt, signal).catch((e: unknown) => {
+          if (ctx.signal.aborted) throw ctx.signal.reason;
+          throw new Error(`Fetched ${input.url}, but the model that answers the prompt failed: ${e instanceof Error ? e.message : String(e)}`);
+        });
+        const notes = [
+          ...(got.url.href !== start.href ? [`Final URL (after redirects): ${got.url.href}`] : []),
+          ...(code >= 400 ? [`The server answered HTTP ${code} ${codeText}.`] : []),
+          ...(to < page.length ? [`(Answered from characters ${from}–${to} of ${page.length}; call WebFetch again with offset: ${to} for the rest.)`] : []),
+          ...(body.cut ? [`(The response was cut at ${maxBytes} bytes.)`] : []),
+        ];
+        const result = notes.length ? `${answer}\n\n${notes.join('\n')}` : answer;
+        return { data: { ...base, result, durationMs: now() - started }, content: result, ...(code >= 400 ? { isError: true } : {}) };
+      }
       const header = [
         '[agentd has no secondary model, so your prompt was not applied: below is the page text itself. Extract what the prompt asks for from it.]',
         `Prompt: ${input.prompt}`,

@@ -11,12 +11,12 @@
 // The only writable things are the files agentd binds on purpose (the shell's cwd file, a background task's
 // output file), each one file wide.
 //
-// Why not @anthropic-ai/sandbox-runtime here: it needs Node ≥ 22.12 (agentd supports 20), it is a process-wide
-// singleton that starts HTTP and SOCKS proxies even when no network is wanted, it walks the tree with ripgrep
+// Why not @anthropic-ai/sandbox-runtime here: it declares Node ≥ 22.12 (it loads on Node ≥ 20.19 through
+// require(esm)), it is a process-wide singleton that starts HTTP and SOCKS proxies even when no network is wanted, it walks the tree with ripgrep
 // on every wrap (≈ 40 ms here) and its wrapped `ls` took ≈ 85 ms against ≈ 35 ms for this argv; with
 // `denyRead: ["/"]` its own seccomp helper was out of reach and the command did not run. The sandbox issue's
-// full feature (write allow-lists, network allow-lists through a proxy) is where it belongs; it can implement
-// the same ReadOnlySandbox port.
+// full feature (write allow-lists, network allow-lists through a proxy) is where it belongs: runtime.ts, which
+// takes this jail's place while the `sandbox` settings turn it on.
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { JailScope, ShellJail } from './types.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 
 const SCRIPT = `__agentd_cwd_file=\${AGENTD_CWD_FILE-}
 if [ -n "\${AGENTD_OUTPUT_FILE-}" ]; then exec >>"$AGENTD_OUTPUT_FILE" 2>&1; else exec 2>&1; fi
-unset BASH_ENV AGENTD_CWD_FILE AGENTD_OUTPUT_FILE
+unset BASH_ENV AGENTD_CWD_FILE AGENTD_OUTPUT_FILE AGENTD_SANDBOX_INIT AGENTD_SANDBOX_SCRIPT
 if [ -n "$__agentd_cwd_file" ]; then trap 'pwd -P >| "$__agentd_cwd_file" 2>/dev/null' EXIT; fi
 `;
 
@@ -28,6 +28,22 @@ export interface ShellEnvOptions {
   cwdFile?: string;
   /** Append all output to this file (background shells). */
   outputFile?: string;
+}
+
+/**
+ * Inside the command sandbox the runtime starts shells of its own around the command (which would read BASH_ENV
+ * first): there the startup file and the script travel in these variables, and this command, run by the
+ * runtime's innermost shell, starts the real one (`exec`: no extra process).
+ */
+export const SANDBOXED_SHELL_COMMAND = 'BASH_ENV="$AGENTD_SANDBOX_INIT" exec bash -c "$AGENTD_SANDBOX_SCRIPT"';
+
+/** shellEnv for a shell the command sandbox starts (see SANDBOXED_SHELL_COMMAND). */
+export function sandboxedShellEnv(env: Readonly<Record<string, string>>, script: string): Record<string, string> {
+  const out: Record<string, string> = { ...env, AGENTD_SANDBOX_SCRIPT: script };
+  const init = out['BASH_ENV'];
+  delete out['BASH_ENV'];
+  if (init !== undefined) out['AGENTD_SANDBOX_INIT'] = init;
+  return out;
 }
 
 /** The environment for one shell: the child environment plus what the startup file reads. */

@@ -5,6 +5,8 @@ import type { WebFetchOutput as SdkWebFetchOutput } from '@anthropic-ai/claude-a
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { htmlToText } from '../../../src/tools/builtin/html-text.js';
 import { type WebFetchOutput, createWebFetchTool } from '../../../src/tools/builtin/web-fetch.js';
+import { isNonPublicAddress } from '../../../src/tools/builtin/web-fetch-guard.js';
+import type { SideModel } from '../../../src/tools/tool.js';
 import { type Sandbox, ok, run, sandbox } from './support.js';
 
 const HTML = `<!doctype html><html><head><title>Test &amp; Page</title><style>body{color:red}</style>
@@ -38,6 +40,22 @@ let other: string;
 let seen: string[];
 let onHang: (() => void) | undefined;
 
+/** A "10 GB" body: chunks written as long as the client reads (the client must stop early). */
+let hugeSent = 0;
+function streamHuge(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(10 * 1024 ** 3) });
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  const pump = (): void => {
+    while (hugeSent < 10 * 1024 ** 3) {
+      hugeSent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    res.end();
+  };
+  res.on('close', () => undefined);
+  pump();
+}
+
 function route(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
   seen.push(url);
@@ -50,6 +68,8 @@ function route(req: IncomingMessage, res: ServerResponse): void {
   else if (url === '/missing') res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
   else if (url === '/binary') res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2]));
   else if (url === '/hang') onHang?.(); // never answers
+  else if (url === '/loop') res.writeHead(302, { location: '/loop' }).end();
+  else if (url === '/huge') streamHuge(res);
   else res.writeHead(500).end();
 }
 
@@ -68,7 +88,8 @@ afterAll(async () => {
 
 let sb: Sandbox;
 let ticks: number;
-const fetchTool = (o: Parameters<typeof createWebFetchTool>[0] = {}) => createWebFetchTool({ now: () => (ticks += 5), ...o });
+// The loopback server is a private address: allowed explicitly here (the guard has its own tests below).
+const fetchTool = (o: Parameters<typeof createWebFetchTool>[0] = {}) => createWebFetchTool({ now: () => (ticks += 5), allowPrivateNetwork: true, ...o });
 beforeEach(() => {
   sb = sandbox();
   seen = [];
@@ -198,6 +219,79 @@ The redirect was not followed: fetching a different host needs its own call. To 
       subject: { kind: 'fetch', url: 'https://a.example/' },
     });
     expectTypeOf<WebFetchOutput>().toExtend<SdkWebFetchOutput>();
+  });
+});
+
+describe('WebFetch bad input and limits', () => {
+  it('a 10 GB body: reading stops at the byte cap and the connection is dropped', async () => {
+    hugeSent = 0;
+    const out = await ok<WebFetchOutput>(fetchTool({ maxBytes: 1024 * 1024, maxChars: 10 }), { url: `${base}/huge`, prompt: 'p' }, sb);
+    expect({ bytes: out.data.bytes, cut: String(out.content).includes('(The response was cut at 1048576 bytes.)') }).toEqual({ bytes: 1024 * 1024, cut: true });
+    // The server could only push what the socket buffers held beyond the cap, not the whole body.
+    expect(hugeSent).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it('a redirect loop is bounded and typed', async () => {
+    expect(await run(fetchTool(), { url: `${base}/loop`, prompt: 'p' }, sb)).toEqual({
+      kind: 'error',
+      message: `Failed to fetch ${base}/loop: Too many redirects (more than 10) starting at ${base}/loop.`,
+    });
+    expect(seen.length).toBe(11);
+  });
+});
+
+describe('WebFetch and private addresses', () => {
+  it('refuses loopback, private and link-local addresses unless allowed', async () => {
+    const tool = createWebFetchTool();
+    expect(await run(tool, { url: `${base}/plain`, prompt: 'p' }, sb)).toEqual({
+      kind: 'error',
+      message: `Failed to fetch ${base}/plain: 127.0.0.1 is a private, loopback or link-local address; WebFetch fetches public addresses only (AGENTD_WEBFETCH_ALLOW_PRIVATE=1 allows them).`,
+    });
+    expect(await run(tool, { url: `${other}/plain`, prompt: 'p' }, sb)).toMatchObject({ kind: 'error', message: expect.stringMatching(/^Failed to fetch http:\/\/localhost:\d+\/plain: localhost resolves to (127\.0\.0\.1|::1), a private/) });
+    expect(seen).toEqual([]);
+    for (const ip of ['10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0', '100.64.0.1']) expect([ip, isNonPublicAddress(ip)]).toEqual([ip, true]);
+    for (const ip of ['1.1.1.1', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect([ip, isNonPublicAddress(ip)]).toEqual([ip, false]);
+  });
+
+  it('AGENTD_WEBFETCH_ALLOW_PRIVATE=1 in the environment allows them', async () => {
+    const env = sandbox({ PATH: process.env['PATH'], AGENTD_WEBFETCH_ALLOW_PRIVATE: '1' });
+    try {
+      const out = await ok<WebFetchOutput>(createWebFetchTool(), { url: `${base}/plain`, prompt: 'p' }, env);
+      expect(out.content).toBe(`${NOTE}\nPrompt: p\n\njust text\n`);
+    } finally {
+      env.cleanup();
+    }
+  });
+});
+
+describe('WebFetch with the small, fast model', () => {
+  it('answers the prompt over the converted page, with the model Claude Code asks', async () => {
+    const asked: Array<{ system: string; prompt: string; maxTokens: number }> = [];
+    const side: SideModel = {
+      model: 'claude-haiku-4-5',
+      complete: async () => [],
+      ask: async ({ system, prompt, maxTokens }) => {
+        asked.push({ system, prompt, maxTokens });
+        return 'The page greets the world.';
+      },
+    };
+    const sbSide = { ...sb, ctx: (extra?: Parameters<Sandbox['ctx']>[0]) => ({ ...sb.ctx(extra), env: { ...sb.env, sideModel: side } }) };
+    const out = await ok<WebFetchOutput>(fetchTool(), { url: `${base}/page`, prompt: 'What does it say?' }, sbSide);
+    expect(out).toEqual({
+      data: { bytes: Buffer.byteLength(HTML), code: 200, codeText: 'OK', result: 'The page greets the world.', durationMs: 5, url: `${base}/page` },
+      content: 'The page greets the world.',
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.prompt.startsWith(`Web page content:\n---\n${HTML_TEXT}\n---\n\nWhat does it say?\n\nProvide a concise response based only on the content above.`)).toBe(true);
+  });
+
+  it('a failing side model is a typed tool error', async () => {
+    const side: SideModel = { model: 'm', complete: async () => [], ask: async () => Promise.reject(new Error('overloaded')) };
+    const sbSide = { ...sb, ctx: (extra?: Parameters<Sandbox['ctx']>[0]) => ({ ...sb.ctx(extra), env: { ...sb.env, sideModel: side } }) };
+    expect(await run(fetchTool(), { url: `${base}/plain`, prompt: 'p' }, sbSide)).toEqual({
+      kind: 'error',
+      message: `Fetched ${base}/plain, but the model that answers the prompt failed: overloaded`,
+    });
   });
 });
 

@@ -1,0 +1,84 @@
+// The command sandbox's cost (issue 14 item 4, target ≤ 15 ms per command): the Bash tool running `ls`
+// in-process inside the sandbox of the `sandbox` settings (@anthropic-ai/sandbox-runtime: a ripgrep walk for
+// the files it protects, bubblewrap, the proxy bridge inside) and unconfined, alternating so both see the same
+// machine load. The overhead row is the median of the paired differences. Each run checks the output.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { silentLogger } from '../../src/log/logger.js';
+import { createBackgroundRegistry } from '../../src/tools/builtin/background.js';
+import { type BashOutput, createBashTool } from '../../src/tools/builtin/bash.js';
+import { ProcessGroupTracker, createToolEnvironment } from '../../src/tools/environment.js';
+import { createReadOnlySandbox } from '../../src/tools/sandbox/index.js';
+import { createCommandSandbox } from '../../src/tools/sandbox/runtime.js';
+import { resolveSandboxSettings } from '../../src/tools/sandbox/settings.js';
+import type { Approval, ToolCallContext } from '../../src/tools/tool.js';
+import { summarize } from './stats.js';
+import { type Benchmark, type Row, failedRow } from './types.js';
+
+const NAME = 'bash-settings-sandboxed';
+const COMMAND = 'ls';
+
+export const bashSettingsSandboxed: Benchmark = {
+  name: NAME,
+  description: `the Bash tool in-process running \`${COMMAND}\` (10 files) inside the command sandbox of \`sandbox: { enabled: true }\` (@anthropic-ai/sandbox-runtime) and unconfined (dangerouslyDisableSandbox), alternating; call → result, after warm-up. Overhead: median of the paired differences.`,
+  async run(ctx) {
+    const base = { bench: NAME, unit: 'ms' };
+    const cwd = ctx.dir('cmd-sandbox-');
+    const spillDir = join(ctx.dir('cmd-sandbox-spill-'), 'spill');
+    mkdirSync(spillDir, { mode: 0o700 });
+    for (let i = 0; i < 10; i++) writeFileSync(join(cwd, `f${i}.txt`), 'x');
+    const r = resolveSandboxSettings({ enabled: true });
+    if (!r.ok || !r.settings) throw new Error('unexpected settings');
+    const sandbox = createCommandSandbox({ settings: r.settings });
+    const status = await sandbox.start();
+    if (status.state !== 'active') return [failedRow({ ...base, metric: 'Bash ls, sandboxed', subject: 'agentd' }, new Error(`no sandbox: ${status.reason}`))];
+    const env = createToolEnvironment({
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], LANG: 'C.UTF-8' },
+      logger: silentLogger(),
+      tracker: new ProcessGroupTracker(),
+      background: createBackgroundRegistry(),
+      spillDir,
+      readOnlySandbox: createReadOnlySandbox({ policy: 'off', path: process.env['PATH'] }),
+      commandSandbox: sandbox,
+    });
+    const bash = createBashTool();
+    const expected = Array.from({ length: 10 }, (_, i) => `f${i}.txt`).join('\n');
+    const approval: Approval = { by: 'host' };
+    const once = async (outside: boolean): Promise<number> => {
+      const c: ToolCallContext = { toolUseId: 'toolu_bench', shared: { cwd, additionalDirectories: [] }, env, signal: new AbortController().signal, progress: () => undefined, approval };
+      const t0 = performance.now();
+      const out = await bash.call({ command: COMMAND, ...(outside ? { dangerouslyDisableSandbox: true } : {}) }, c);
+      const ms = performance.now() - t0;
+      if ((out.data as BashOutput).stdout !== expected) throw new Error(`unexpected output: ${JSON.stringify(out.data)}`);
+      return ms;
+    };
+    const runs = ctx.quick ? 10 : 40;
+    const inside: number[] = [];
+    const plain: number[] = [];
+    const diffs: number[] = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        await once(false);
+        await once(true);
+      }
+      for (let i = 0; i < runs; i++) {
+        const a = await once(false);
+        const b = await once(true);
+        inside.push(a);
+        plain.push(b);
+        diffs.push(a - b);
+      }
+    } finally {
+      await sandbox.stop();
+    }
+    const row = (metric: string, subject: string, v: number[], extra: Partial<Row> = {}): Row => {
+      const s = summarize(v);
+      return { ...base, metric, subject, n: s.n, nLabel: 'calls', median: s.median, p90: s.p90, ...extra };
+    };
+    return [
+      row(`Bash \`${COMMAND}\`: call → result`, 'agentd, unconfined (dangerouslyDisableSandbox)', plain),
+      row(`Bash \`${COMMAND}\`: call → result`, 'agentd, command sandbox (sandbox-runtime)', inside),
+      row('command sandbox overhead per command', 'agentd (paired difference)', diffs, { target: { op: '<=', value: 15 } }),
+    ];
+  },
+};

@@ -1,0 +1,93 @@
+// The `sandbox` option of the official SDK (issue 14, "Done when"): Bash runs inside the command sandbox
+// (@anthropic-ai/sandbox-runtime: bubblewrap and a filtering proxy), and a required sandbox that cannot start
+// fails start-up with a clear message. Needs bwrap, socat, rg and curl (.ci/run installs them).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../support/daemon.js';
+import { collect, query, scriptedRun, toolResults } from '../support/sdk-run.js';
+
+let hits = 0;
+const server = createServer((req, res) => {
+  hits++;
+  res.end(`hello from ${req.headers.host}`);
+});
+let port = 0;
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });
+
+describe('the sandbox option through the SDK', () => {
+  it('with sandbox.enabled, Bash cannot write outside the working directory nor reach a host that is not allowed', async () => {
+    const outside = tempDir('agentd-outside-');
+    hits = 0;
+    const run = scriptedRun({
+      rules: [
+        {
+          when: { hasToolResults: false },
+          reply: {
+            content: [
+              bash('out', `touch ${outside}/escaped; echo rc=$?`),
+              bash('in', 'touch inside.txt && echo written'),
+              // 127.0.0.1 is not in allowedDomains: the sandbox's proxy refuses it (403), the server sees nothing.
+              bash('denied', `curl --noproxy '' -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`),
+              // Around the proxy: the sandbox has no network of its own.
+              bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
+              // localhost is allowed: through the proxy it reaches the loopback server.
+              bash('allowed', `curl --noproxy '' -sS http://localhost:${port}/`),
+            ],
+          },
+        },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
+      ],
+    });
+    const msgs = await collect(
+      query({
+        prompt: 'go',
+        options: run.options({
+          sandbox: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['localhost'] } },
+          permissionMode: 'default',
+        }),
+      }),
+    );
+    // autoAllowBashIfSandboxed: no prompt was needed (there is no canUseTool); every command ran sandboxed.
+    expect(toolResults(msgs)).toEqual([
+      ['out', false, `touch: cannot touch '${outside}/escaped': Read-only file system\nrc=1`],
+      ['in', false, 'written'],
+      ['denied', false, '403 rc=0'],
+      ['direct', false, 'rc=7'],
+      ['allowed', false, `hello from localhost:${port}`],
+    ]);
+    expect(existsSync(join(outside, 'escaped'))).toBe(false);
+    expect(existsSync(join(run.cwd, 'inside.txt'))).toBe(true);
+    expect(hits).toBe(1);
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'checked' });
+  });
+
+  it('with sandbox.enabled on a machine without bubblewrap, start-up fails with a clear message and nothing runs', async () => {
+    // PATH holds node only: no bwrap, socat or rg (nor `which` to find them).
+    const bin = tempDir('agentd-nobin-');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const run = scriptedRun({ rules: [{ when: {}, reply: { content: [bash('never', 'touch ran.txt')] } }] }, { env: { PATH: bin } });
+    let text = '';
+    try {
+      for (const m of await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true } }) }))) {
+        if (m.type === 'result' && m.subtype !== 'success') text += m.errors.join('\n');
+      }
+    } catch (e) {
+      // The SDK may also throw once the process exits non-zero; the message then carries the result's errors.
+      text += e instanceof Error ? e.message : String(e);
+    }
+    expect(text).toContain('The sandbox is enabled (sandbox.enabled) and required, but it cannot start: ');
+    expect(text).toContain('bubblewrap (bwrap) not installed');
+    expect(run.requests()).toEqual([]);
+    expect(existsSync(join(run.cwd, 'ran.txt'))).toBe(false);
+  });
+});
