@@ -41,9 +41,11 @@ describe('WebFetch and remote MCP servers go through the proxy', () => {
     const run = scriptedRun(callThen('f1', 'WebFetch', { url: 'http://docs.example.test/page', prompt: 'what does it say?' }), { env: { HTTP_PROXY: proxy.url } });
     const msgs = await collect(query({ prompt: 'fetch it', options: run.options({ allowedTools: ['WebFetch'] }) }));
     expect(proxy.connects).toEqual(['docs.example.test:80']);
-    const [[id, isError, text]] = toolResults(msgs) as [[string, boolean, string]];
+    const [[id, isError]] = toolResults(msgs) as [[string, boolean, string]];
     expect([id, isError]).toEqual(['f1', false]);
-    expect(text).toContain('the page body, fetched through the proxy');
+    // WebFetch answers its prompt with the small model over the page: the page fetched through the proxy is what
+    // that request carries.
+    expect(run.requests().some((r) => JSON.stringify(r.messages).includes('the page body, fetched through the proxy'))).toBe(true);
   });
 
   it('a remote MCP server: connected and called through the proxy', async () => {

@@ -6,10 +6,19 @@
 // AGENTD_WEBFETCH_ALLOW_PRIVATE=1 (or the tool option) allows them (web-fetch-guard.ts).
 import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
-import { netFetch } from '../../net/fetch.js';
+import { netFetch, networkConfig } from '../../net/fetch.js';
+import { proxyFor } from '../../net/config.js';
+import { isIP } from 'node:net';
 import type { SideModel, Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { htmlToText } from './html-text.js';
 import { checkPublicHost } from './web-fetch-guard.js';
+
+/** Whether a fetch of `u` goes through the configured proxy (not in NO_PROXY). */
+function viaProxy(u: URL): boolean {
+  const proxy = networkConfig().proxy;
+  const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+  return proxy !== undefined && proxyFor(proxy, u.protocol, u.hostname, port) !== undefined;
+}
 
 export const WEB_FETCH_MAX_BYTES = 10 * 1024 * 1024;
 export const WEB_FETCH_MAX_CHARS = 100_000;
@@ -199,7 +208,10 @@ export function createWebFetchTool(opts: WebFetchToolOptions = {}): Tool<WebFetc
       let body: { body: Buffer; cut: boolean };
       try {
         const allowPrivate = opts.allowPrivateNetwork ?? ctx.env.childEnv['AGENTD_WEBFETCH_ALLOW_PRIVATE'] === '1';
-        got = await fetchFollowing(doFetch, start, signal, (u) => (allowPrivate ? Promise.resolve() : checkPublicHost(u.hostname)));
+        // Through a proxy the name is resolved by the proxy, the network's own policy point: only a literal
+        // address is checked here. Direct fetches check what the name resolves to.
+        const guard = (u: URL): Promise<void> => (allowPrivate ? Promise.resolve() : viaProxy(u) && isIP(u.hostname.replace(/^\[|\]$/g, '')) === 0 ? Promise.resolve() : checkPublicHost(u.hostname));
+        got = await fetchFollowing(doFetch, start, signal, guard);
         body = 'redirect' in got ? { body: Buffer.alloc(0), cut: false } : await readCapped(got.res, maxBytes, signal);
       } catch (e) {
         if (ctx.signal.aborted) throw ctx.signal.reason;
