@@ -5,9 +5,9 @@ import type { AgentDefinition } from './types.js';
 export const GENERAL_PURPOSE: AgentDefinition = {
   name: 'general-purpose',
   description:
-    'General-purpose agent for researching complex questions, searching for code, and executing multi-step tasks. When you are searching for a keyword or file and are not confident that you will find the right match in the first few tries use this agent to perform the search for you.',
+    'General-purpose agent for researching complex questions, searching for code and carrying out multi-step tasks. Use it when a search may take several tries.',
   prompt:
-    'You are an agent for agentd, a headless coding agent. Given the task from the agent that launched you, use the tools available to complete it fully: do what was asked, nothing more and nothing less. When you are done, answer with a concise report of what you found or did; the agent that launched you reads only your final message.',
+    'You are a subagent started by another agent to carry out one task. Use the tools you have to finish it, then answer with a concise report of what you found or did: the parent agent sees only your final message. Give absolute file paths and quote the relevant lines where they matter.',
   tools: undefined,
   disallowedTools: [],
   model: undefined,

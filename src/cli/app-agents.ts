@@ -1,6 +1,5 @@
-// Composition of the Agent tool: the subagents an SDK host defines in `initialize.agents` (a minimal reading of
-// the definitions; the full loaders — --agents, .claude/agents/*.md — live in src/project/agents.ts) plus the
-// built-in general-purpose agent, wired to Session.runNested.
+// Composition of the Agent tool: the subagents the loaders found (src/project/agents.ts: initialize.agents,
+// --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
 import { randomBytes } from 'node:crypto';
 import { createAgentTool } from '../agents/agent-tool.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
@@ -11,40 +10,6 @@ import { buildSystemBlocks } from '../session/system-prompt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function strings(v: unknown): string[] | undefined {
-  return Array.isArray(v) && v.every((x): x is string => typeof x === 'string') ? v : undefined;
-}
-
-/** `initialize.agents` ({name: {description, prompt, tools?, disallowedTools?, model?, maxTurns?}}); bad entries are skipped with a warning. */
-export function sdkAgentDefinitions(raw: unknown, logger: Logger): AgentDefinition[] {
-  if (!isRecord(raw)) return [];
-  const out: AgentDefinition[] = [];
-  for (const [name, v] of Object.entries(raw)) {
-    if (!isRecord(v) || typeof v['description'] !== 'string' || typeof v['prompt'] !== 'string') {
-      logger.warn({ agent: name }, 'initialize.agents: an agent needs a description and a prompt; skipped');
-      continue;
-    }
-    out.push({
-      name,
-      description: v['description'],
-      prompt: v['prompt'],
-      tools: strings(v['tools']),
-      disallowedTools: strings(v['disallowedTools']) ?? [],
-      model: typeof v['model'] === 'string' ? v['model'] : undefined,
-      maxTurns: typeof v['maxTurns'] === 'number' && Number.isInteger(v['maxTurns']) && v['maxTurns'] > 0 ? v['maxTurns'] : undefined,
-      background: v['background'] === true,
-      skills: strings(v['skills']) ?? [],
-      source: 'sdk',
-      file: undefined,
-    });
-  }
-  return out;
-}
-
 /** Custom definitions override built-ins of the same name. */
 export function mergeAgents(custom: readonly AgentDefinition[]): AgentDefinition[] {
   const byName = new Map<string, AgentDefinition>();
@@ -53,8 +18,8 @@ export function mergeAgents(custom: readonly AgentDefinition[]): AgentDefinition
 }
 
 /** Adds the Agent tool when the host defined agents (the wire stays as it was for hosts that define none). */
-export function installAgentTool(o: { raw: unknown; tools: ToolRegistry; session: () => Session; logger: Logger; platform: string; now: () => number }): void {
-  const custom = sdkAgentDefinitions(o.raw, o.logger);
+export function installAgentTool(o: { definitions: readonly AgentDefinition[]; tools: ToolRegistry; session: () => Session; logger: Logger; platform: string; now: () => number }): void {
+  const custom = o.definitions.filter((a) => a.source !== 'built-in');
   if (custom.length === 0) return;
   const agents = mergeAgents(custom);
   o.tools.add(

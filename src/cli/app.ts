@@ -320,7 +320,6 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       settings.jsonSchema = req.jsonSchema;
       tools.add(createStructuredOutputTool(req.jsonSchema));
     }
-    installAgentTool({ raw: req.agents, tools, session: () => session, logger, platform: process.platform, now: Date.now });
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
     hookRunner.setCallbacks(
       Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>
@@ -329,6 +328,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     );
     const mcpFields = mcpSetup.fromInitialize(req);
     cmds.fromInitialize(req);
+    installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now });
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,

@@ -3,6 +3,7 @@
 // (src/agents); listed in the initialize response. Bad input never stops the session: a file with broken
 // frontmatter or without name/description is skipped, an unknown tool name is dropped, each with a warning.
 import { join } from 'node:path';
+import { BUILTIN_AGENTS } from '../agents/builtin.js';
 import type { AgentDefinition, AgentSource } from '../agents/types.js';
 import { type FrontmatterValue, parseFrontmatter, stringList, stringValue } from './frontmatter.js';
 import { type ProjectWarning, type ScanRoot, markdownFiles, readText } from './files.js';
@@ -18,24 +19,8 @@ export interface AgentLoadInput {
   isKnownTool: (name: string) => boolean;
 }
 
-/** The built-in agent every session has; its own prompt, not Claude Code's. */
-export const BUILT_IN_AGENTS: readonly AgentDefinition[] = [
-  {
-    name: 'general-purpose',
-    description:
-      'General-purpose agent for researching complex questions, searching for code and carrying out multi-step tasks. Use it when a search may take several tries.',
-    prompt:
-      'You are a subagent started by another agent to carry out one task. Use the tools you have to finish it, then answer with a concise report of what you found or did: the parent agent sees only your final message. Give absolute file paths and quote the relevant lines where they matter.',
-    tools: undefined,
-    disallowedTools: [],
-    model: undefined,
-    maxTurns: undefined,
-    background: false,
-    skills: [],
-    source: 'built-in',
-    file: undefined,
-  },
-];
+/** The built-in agents every session has (src/agents/builtin.ts: agentd's own prompt, not Claude Code's). */
+export const BUILT_IN_AGENTS: readonly AgentDefinition[] = BUILTIN_AGENTS;
 
 const NAME_RE = /^[A-Za-z0-9][\w.:-]*$/;
 

@@ -1,5 +1,5 @@
 // Subagents through the official SDK (issue 13, item 1): the `agents` option, the Agent tool, nested loops.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
@@ -45,6 +45,23 @@ describe('subagents through the SDK', () => {
       ['assistant', null],
     ]);
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'Outer done.' });
+  });
+
+  it('an agent from .claude/agents/*.md (settingSources project) is one the Agent tool runs, with its prompt and tools', async () => {
+    const run = scriptedRun({
+      rules: [
+        { when: { system: 'file reviewer agent' }, reply: { content: [{ type: 'text', text: 'Reviewed from the file agent.' }] } },
+        { when: { lastUserText: 'delegate', hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_f', name: 'Agent', input: { description: 'Review', prompt: 'Review it', subagent_type: 'reviewer' } }] } },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'Outer done.' }] } },
+      ],
+    });
+    mkdirSync(join(run.cwd, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(run.cwd, '.claude', 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou are the file reviewer agent.\n');
+    const msgs = await collect(query({ prompt: 'delegate this', options: run.options({ settingSources: ['project'], canUseTool: allow }) }));
+    const sub = run.requests()[1];
+    expect(sub?.system?.[0]?.text).toBe('You are the file reviewer agent.');
+    expect((sub?.tools ?? []).map((t) => t.name).sort()).toEqual(['Grep', 'Read']);
+    expect(toolResults(msgs)).toEqual([['toolu_f', false, 'Reviewed from the file agent.']]);
   });
 
   it('two subagents in one message overlap in time', async () => {
