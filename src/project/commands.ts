@@ -5,19 +5,23 @@ import { join } from 'node:path';
 import { type FrontmatterValue, parseFrontmatter, stringList, stringValue } from './frontmatter.js';
 import { type ProjectSource, type ProjectWarning, type ScanRoot, firstLine, markdownFiles, readText } from './files.js';
 
-export interface CustomCommand {
-  readonly kind: 'command';
+/** What a command file and a SKILL.md share: the frontmatter keys both take, and where the file came from. */
+export interface InvocableFrontmatter {
   readonly name: string;
   readonly description: string;
   readonly argumentHint: string;
-  /** Rules for the `!` shell lines of this command (they still go through the permission engine). */
+  /** Rules for the `!` shell lines (they still go through the permission engine; they grant nothing). */
   readonly allowedTools: readonly string[];
   readonly model: string | undefined;
   /** The model may not run it through the Skill tool. */
   readonly disableModelInvocation: boolean;
-  readonly body: string;
   readonly file: string;
   readonly source: ProjectSource;
+}
+
+export interface CustomCommand extends InvocableFrontmatter {
+  readonly kind: 'command';
+  readonly body: string;
 }
 
 export function describeSource(source: ProjectSource, namespace: string | undefined): string {

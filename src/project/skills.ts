@@ -4,23 +4,14 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontmatter, stringList, stringValue } from './frontmatter.js';
-import { type ProjectSource, type ProjectWarning, type ScanRoot, firstLine, isDir, readText } from './files.js';
-import { describeSource } from './commands.js';
+import { type ProjectWarning, type ScanRoot, firstLine, isDir, readText } from './files.js';
+import { type InvocableFrontmatter, describeSource } from './commands.js';
 
-export interface Skill {
+/** `name` is the frontmatter's, else the folder's name (as Claude Code does); `plugin:name` for plugins. */
+export interface Skill extends InvocableFrontmatter {
   readonly kind: 'skill';
-  /** `name` from the frontmatter, else the folder's name (as Claude Code does); `plugin:name` for plugins. */
-  readonly name: string;
-  /** What the model and the slash menu see, with its source. */
-  readonly description: string;
-  readonly argumentHint: string;
-  readonly allowedTools: readonly string[];
-  readonly model: string | undefined;
-  readonly disableModelInvocation: boolean;
   /** The folder holding SKILL.md ("Base directory for this skill"). */
   readonly dir: string;
-  readonly file: string;
-  readonly source: ProjectSource;
 }
 
 export function loadSkills(roots: readonly ScanRoot[], warnings: ProjectWarning[]): Skill[] {
