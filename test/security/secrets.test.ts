@@ -29,6 +29,9 @@ const SNOOP = [
   'echo "== ps"; ps eww -A 2>&1',
   'echo "== cmdlines"; for f in /proc/[0-9]*/cmdline; do tr "\\0" " " < $f 2>/dev/null; echo; done',
 ].join('; ');
+/** The snoop's whole output goes to a file the test reads: the tool result the model sees is capped (and on a busy
+ * CI machine the environ dumps of every process run past the cap), so markers and secrets are checked in full. */
+const SNOOP_TO_FILE = `{ ${SNOOP}; } > snoop.log 2>&1; echo "== tail"; tail -c 2000 snoop.log`;
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -58,10 +61,12 @@ describe('a Bash tool in bypass mode cannot read agentd’s credentials', () => 
     const cwd = tempDir('agentd-snoop-');
     const home = tempDir('agentd-home-');
     const taps: FrameTap[] = [];
-    const msgs = await run(SNOOP, cwd, taps, home);
+    const msgs = await run(SNOOP_TO_FILE, cwd, taps, home);
     const results = toolResults(msgs);
     expect(results.map(([id, isError]) => [id, isError])).toEqual([['toolu_snoop', false]]);
-    const output = results[0]?.[2] ?? '';
+    const shown = results[0]?.[2] ?? '';
+    expect(shown).toContain('== tail');
+    const output = readFileSync(join(cwd, 'snoop.log'), 'utf8');
     // The snoop really ran and saw the daemon's (other) variables and its ancestors.
     expect(output).toContain('== parent');
     expect(output).toContain('ANTHROPIC_BASE_URL=');
@@ -69,6 +74,7 @@ describe('a Bash tool in bypass mode cannot read agentd’s credentials', () => 
     expect(output).toContain('== ps');
     for (const secret of [KEY, TOKEN, EXTRA]) {
       expect(output).not.toContain(secret);
+      expect(shown).not.toContain(secret);
       expect(output).not.toContain('[REDACTED]'); // unreachable, not merely scrubbed
     }
     const req = server?.requests ?? [];
@@ -85,12 +91,17 @@ describe('a Bash tool in bypass mode cannot read agentd’s credentials', () => 
     const wrapper = join(tempDir('agentd-wrap-'), 'agentd-via-node');
     writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(AGENTD)} "$@"\n`, { mode: 0o755 });
     const taps: FrameTap[] = [];
-    const msgs = await run(SNOOP, cwd, taps, home, wrapper);
-    const output = toolResults(msgs)[0]?.[2] ?? '';
+    const msgs = await run(SNOOP_TO_FILE, cwd, taps, home, wrapper);
+    const shown = toolResults(msgs)[0]?.[2] ?? '';
+    expect(shown).toContain('== tail');
+    const output = readFileSync(join(cwd, 'snoop.log'), 'utf8');
     expect(output).toContain('== parent');
     // The scrubbed variables are still there, as asterisks: proof the block was written, not the variables dropped.
     expect(output).toMatch(/ANTHROPIC_API_KEY=\*{8,}/);
-    for (const secret of [KEY, TOKEN, EXTRA]) expect(output).not.toContain(secret);
+    for (const secret of [KEY, TOKEN, EXTRA]) {
+      expect(output).not.toContain(secret);
+      expect(shown).not.toContain(secret);
+    }
     const req = server?.requests ?? [];
     expect(req).toHaveLength(2);
     expect(String(req[0]?.headers['x-api-key'])).toBe(KEY);
