@@ -1,5 +1,6 @@
 // SDK→daemon control request payloads and the daemon's success payloads (protocol.md §4.2).
 import * as z from 'zod/mini';
+import { StopTaskRequest } from './task-frames.js';
 import { HookRegistrations } from './hooks.js';
 import { PermissionMode } from './permissions.js';
 
@@ -21,6 +22,8 @@ export const InitializeRequest = z.looseObject({
   sdkMcpServerManifests: z.optional(z.unknown()),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** Forward subagents' text and thinking blocks too (by default only their tool calls and results). */
+  forwardSubagentText: z.optional(z.nullable(z.boolean())),
   /** The SDK's `skills` option: which skills the main session lists (exact name or `:name` suffix). */
   skills: z.optional(z.nullable(z.array(z.string()))),
   /** `pluginsDelivery: 'initialize'`: the SDK's `plugins` option (one --plugin-dir each). */
@@ -176,6 +179,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'remote_control',
   'reload_output_styles',
   'reload_skills',
+  'stop_task',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -196,6 +200,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
   reload_output_styles: ReloadOutputStylesRequest,
+  stop_task: StopTaskRequest,
 } as const;
 
 export type ControlRequestOf<S extends SupportedControlSubtype> = z.infer<(typeof CONTROL_REQUEST_SCHEMAS)[S]>;

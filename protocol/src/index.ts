@@ -65,6 +65,7 @@ import {
   UserFrame,
 } from './messages.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
+import { StopTaskRequest, SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame } from './task-frames.js';
 
 export * from './commands.js';
 export * from './control.js';
@@ -73,6 +74,7 @@ export * from './hooks.js';
 export * from './inbound.js';
 export * from './messages.js';
 export * from './permissions.js';
+export * from './task-frames.js';
 
 /** The protocol level agentd speaks: the Claude Code CLI version whose stream-json protocol it implements. */
 export const PROTOCOL_LEVEL = '2.1.330';
@@ -109,6 +111,10 @@ export const OutboundFrame = z.union([
   SystemCommandsChangedFrame,
   ConversationResetFrame,
   SystemAgentdWarningFrame,
+  SystemTaskStartedFrame,
+  SystemTaskProgressFrame,
+  SystemTaskNotificationFrame,
+  SystemBackgroundTasksChangedFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,
@@ -153,6 +159,10 @@ export const NAMED_SCHEMAS = {
   ReloadOutputStylesResponse,
   SystemInformationalFrame,
   ReloadSkillsResponse,
+  SystemTaskStartedFrame,
+  SystemTaskProgressFrame,
+  SystemTaskNotificationFrame,
+  SystemBackgroundTasksChangedFrame,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,
@@ -166,6 +176,7 @@ export const NAMED_SCHEMAS = {
   RemoteControlRequest,
   ReloadOutputStylesRequest,
   ReloadSkillsRequest,
+  StopTaskRequest,
   McpMessageRequest,
   McpReconnectRequest,
   McpToggleRequest,

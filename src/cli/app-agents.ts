@@ -2,6 +2,8 @@
 // --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
 import { randomBytes } from 'node:crypto';
 import { createAgentTool } from '../agents/agent-tool.js';
+import { TaskRegistry } from '../agents/tasks.js';
+import type { TurnHooks } from '../hooks/turn-hooks.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
 import type { AgentDefinition } from '../agents/types.js';
 import type { Logger } from '../log/logger.js';
@@ -17,8 +19,39 @@ export function mergeAgents(custom: readonly AgentDefinition[]): AgentDefinition
   return [...byName.values()];
 }
 
+/**
+ * The session's subagent tasks: their events go out through the session, a background agent's end becomes a turn
+ * of its own (a synthetic prompt the model answers), and the session's input ends only once they are done.
+ */
+export function createSessionTasks(session: Session, newUuid: () => string): TaskRegistry {
+  const tasks = new TaskRegistry({
+    emit: (ev) => session.notify(ev),
+    now: Date.now,
+    deliver: (text) => session.submit({ uuid: newUuid(), content: text, shouldQuery: true, isSynthetic: true }),
+    onIdle: () => session.closeWhenSettled(),
+  });
+  session.attachBackground(tasks);
+  return tasks;
+}
+
+/** A subagent's transcript (`<session>/subagents/agent-<id>.jsonl` beside the session's): its task's output file. */
+export function sidechainPath(transcriptPath: string, agentId: string): string {
+  return transcriptPath ? `${transcriptPath.replace(/\.jsonl$/, '')}/subagents/agent-${agentId}.jsonl` : '';
+}
+
 /** Adds the Agent tool when the host defined agents (the wire stays as it was for hosts that define none). */
-export function installAgentTool(o: { definitions: readonly AgentDefinition[]; tools: ToolRegistry; session: () => Session; logger: Logger; platform: string; now: () => number }): void {
+export function installAgentTool(o: {
+  definitions: readonly AgentDefinition[];
+  tools: ToolRegistry;
+  session: () => Session;
+  logger: Logger;
+  platform: string;
+  now: () => number;
+  tasks: TaskRegistry;
+  hooks: Pick<TurnHooks, 'subagentStart' | 'subagentStop'>;
+  transcriptPath: () => string;
+  forwardText: boolean;
+}): void {
   const custom = o.definitions.filter((a) => a.source !== 'built-in');
   if (custom.length === 0) return;
   const agents = mergeAgents(custom);
@@ -47,7 +80,10 @@ export function installAgentTool(o: { definitions: readonly AgentDefinition[]; t
         return buildSystemBlocks({ kind: 'custom', parts: [prompt, env] }, { cwd: s.cwd, platform: o.platform, date: '', model, additionalDirectories: s.additionalDirectories });
       },
       newAgentId: () => `a${randomBytes(8).toString('hex')}`,
-      forwardText: () => false,
+      forwardText: () => o.forwardText,
+      tasks: o.tasks,
+      hooks: o.hooks,
+      outputFile: (id) => sidechainPath(o.transcriptPath(), id),
       logger: o.logger,
     }),
   );
