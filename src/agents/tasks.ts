@@ -98,8 +98,9 @@ export class TaskRegistry {
     this.tasks.set(info.id, entry);
     // An interrupt of the call reports the task stopped at once, so its notification precedes the turn's result.
     parentSignal?.addEventListener('abort', () => void this.end(entry, { status: 'stopped', text: '' }), { once: true });
-    await this.o.emit({ type: 'task_started', task: info, prompt });
+    // Claude Code's order: the new background list, then task_started.
     if (info.background) await this.o.emit({ type: 'background_tasks_changed', tasks: this.background() });
+    await this.o.emit({ type: 'task_started', task: info, prompt });
     return entry.handle;
   }
 

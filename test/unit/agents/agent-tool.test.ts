@@ -145,7 +145,7 @@ describe('the Agent tool', () => {
     const idle = r.tasks.idle();
     release();
     await idle;
-    expect(r.events.map((e) => e.type)).toEqual(['task_started', 'background_tasks_changed', 'task_notification', 'background_tasks_changed']);
+    expect(r.events.map((e) => e.type)).toEqual(['background_tasks_changed', 'task_started', 'task_notification', 'background_tasks_changed']);
     expect(r.events[2]).toMatchObject({ status: 'completed', summary: 'Late report.', summaryIsReport: true });
     expect(r.delivered).toHaveLength(1);
     expect(r.delivered[0]).toContain('<task-id>a9</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<output-file>/t/subagents/agent-a9.jsonl</output-file>\n<status>completed</status>\n<summary>Agent "Scan" finished</summary>\n<result>Late report.</result>');
