@@ -65,7 +65,7 @@ import {
   UserFrame,
 } from './messages.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
-import { StopTaskRequest, SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame } from './task-frames.js';
+import { StopTaskRequest, SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame, SystemTaskUpdatedFrame } from './task-frames.js';
 
 export * from './commands.js';
 export * from './control.js';
@@ -113,6 +113,7 @@ export const OutboundFrame = z.union([
   SystemAgentdWarningFrame,
   SystemTaskStartedFrame,
   SystemTaskProgressFrame,
+  SystemTaskUpdatedFrame,
   SystemTaskNotificationFrame,
   SystemBackgroundTasksChangedFrame,
   ControlResponseSuccessFrame,
@@ -161,6 +162,7 @@ export const NAMED_SCHEMAS = {
   ReloadSkillsResponse,
   SystemTaskStartedFrame,
   SystemTaskProgressFrame,
+  SystemTaskUpdatedFrame,
   SystemTaskNotificationFrame,
   SystemBackgroundTasksChangedFrame,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.

@@ -58,6 +58,7 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   ReloadSkillsResponse: 'outbound',
   SystemTaskStartedFrame: 'outbound',
   SystemTaskProgressFrame: 'outbound',
+  SystemTaskUpdatedFrame: 'outbound',
   SystemTaskNotificationFrame: 'outbound',
   SystemBackgroundTasksChangedFrame: 'outbound',
   StopTaskRequest: 'inbound',

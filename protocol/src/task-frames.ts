@@ -52,6 +52,24 @@ export const SystemTaskNotificationFrame = z.strictObject({
 });
 export type SystemTaskNotificationFrame = z.infer<typeof SystemTaskNotificationFrame>;
 
+/** A task's state changed; agentd sends it as a task ends (status and end time), right before task_notification. */
+export const SystemTaskUpdatedFrame = z.strictObject({
+  type: z.literal('system'),
+  subtype: z.literal('task_updated'),
+  task_id: z.string(),
+  run_id: z.optional(z.string()),
+  patch: z.strictObject({
+    status: z.optional(z.enum(['running', 'completed', 'failed', 'killed'])),
+    description: z.optional(z.string()),
+    end_time: z.optional(z.number()),
+    total_paused_ms: z.optional(z.number()),
+    error: z.optional(z.string()),
+    is_backgrounded: z.optional(z.boolean()),
+  }),
+  ...Ids,
+});
+export type SystemTaskUpdatedFrame = z.infer<typeof SystemTaskUpdatedFrame>;
+
 /** The running background tasks, replacing the previous list (sent when one starts or ends). */
 export const SystemBackgroundTasksChangedFrame = z.strictObject({
   type: z.literal('system'),

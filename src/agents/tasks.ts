@@ -149,6 +149,7 @@ export class TaskRegistry {
     const usage = e.handle.usage();
     // Claude Code: the summary of a finished agent is its report; a stopped one's is its description, without usage.
     const summary = end.status === 'stopped' ? info.description : end.text;
+    await this.o.emit({ type: 'task_updated', task: info, status: end.status === 'stopped' ? 'killed' : end.status, endTime: this.o.now(), ...(end.status === 'failed' ? { error: end.text } : {}) });
     await this.o.emit({
       type: 'task_notification',
       task: info,

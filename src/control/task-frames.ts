@@ -4,7 +4,7 @@ import type { OutboundFrame, SystemTaskNotificationFrame } from '../../protocol/
 import type { SessionEvent, TaskUsage } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
 
-type TaskEvent = Extract<SessionEvent, { type: 'task_started' | 'task_progress' | 'task_notification' | 'background_tasks_changed' }>;
+type TaskEvent = Extract<SessionEvent, { type: 'task_started' | 'task_progress' | 'task_updated' | 'task_notification' | 'background_tasks_changed' }>;
 
 function usageOf(u: TaskUsage): { total_tokens: number; tool_uses: number; duration_ms: number } {
   return { total_tokens: u.totalTokens, tool_uses: u.toolUses, duration_ms: u.durationMs };
@@ -36,6 +36,14 @@ export function taskFrame(ev: TaskEvent, ids: { uuid: string; session_id: string
         subagent_type: ev.task.subagentType,
         usage: usageOf(ev.usage),
         last_tool_name: ev.lastToolName,
+        ...ids,
+      };
+    case 'task_updated':
+      return {
+        type: 'system',
+        subtype: 'task_updated',
+        task_id: ev.task.id,
+        patch: { status: ev.status, end_time: ev.endTime, ...(ev.error !== undefined ? { error: ev.error } : {}) },
         ...ids,
       };
     case 'task_notification': {

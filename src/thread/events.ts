@@ -235,6 +235,8 @@ export type SessionEvent =
   /** A task (a subagent run by the Agent tool) started, made progress, or ended: see src/agents/tasks.ts. */
   | { type: 'task_started'; task: TaskInfo; prompt: string }
   | { type: 'task_progress'; task: TaskInfo; activity: string; usage: TaskUsage; lastToolName: string }
+  /** The task's state changed (Claude Code sends it as it ends, before task_notification; ACP clients prune on it). */
+  | { type: 'task_updated'; task: TaskInfo; status: 'completed' | 'failed' | 'killed'; endTime: number; error?: string }
   | { type: 'task_notification'; task: TaskInfo; status: 'completed' | 'failed' | 'stopped'; summary: string; summaryIsReport: boolean; usage: TaskUsage | undefined }
   /** The background tasks now running (the whole list). */
   | { type: 'background_tasks_changed'; tasks: TaskInfo[] };

@@ -49,6 +49,7 @@ describe('subagent tasks through the SDK', () => {
       'system/task_progress',
       'assistant@toolu_agent1',
       'user@toolu_agent1',
+      'system/task_updated',
       'system/task_notification',
       'user',
       'assistant',
@@ -65,6 +66,7 @@ describe('subagent tasks through the SDK', () => {
     expect(system(msgs, 'task_progress')).toEqual([
       { type: 'system', subtype: 'task_progress', task_id: taskId, tool_use_id: 'toolu_agent1', description: 'Reading answer.txt', subagent_type: 'tester', usage: { total_tokens: expect.any(Number), tool_uses: 1, duration_ms: expect.any(Number) }, last_tool_name: 'Read', uuid: ID, session_id: sid },
     ]);
+    expect(system(msgs, 'task_updated')).toEqual([{ type: 'system', subtype: 'task_updated', task_id: taskId, patch: { status: 'completed', end_time: expect.any(Number) }, uuid: ID, session_id: sid }]);
     expect(system(msgs, 'task_notification')).toEqual([
       {
         type: 'system',
@@ -91,7 +93,7 @@ describe('subagent tasks through the SDK', () => {
       ],
     });
     const msgs = await collect(query({ prompt: 'delegate this', options: run.options({ agents: { tester: TESTER }, canUseTool: allow, forwardSubagentText: true }) }));
-    expect(kinds(msgs)).toEqual(['assistant', 'system/task_started', 'assistant@toolu_agent1', 'system/task_notification', 'user', 'assistant', 'result/success']);
+    expect(kinds(msgs)).toEqual(['assistant', 'system/task_started', 'assistant@toolu_agent1', 'system/task_updated', 'system/task_notification', 'user', 'assistant', 'result/success']);
   });
 
   it('a background agent: the call answers at once, the turn ends; its end is a notification frame and a turn of its own, even after the input closed', async () => {
@@ -116,6 +118,7 @@ describe('subagent tasks through the SDK', () => {
       'user',
       'assistant',
       'result/success',
+      'system/task_updated',
       'system/task_notification',
       'system/background_tasks_changed',
       'assistant',

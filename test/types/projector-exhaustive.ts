@@ -35,6 +35,7 @@ export function complete(ev: SessionEvent): string {
     case 'compact_summary':
     case 'task_started':
     case 'task_progress':
+    case 'task_updated':
     case 'task_notification':
     case 'background_tasks_changed':
       return ev.type;

@@ -116,6 +116,7 @@ describe('the Agent tool', () => {
     expect(r.events).toEqual([
       { type: 'task_started', task: info, prompt: 'do it' },
       { type: 'task_progress', task: info, activity: 'Reading notes.md', usage: { totalTokens: 110, toolUses: 1, durationMs: 5 }, lastToolName: 'Read' },
+      { type: 'task_updated', task: info, status: 'completed', endTime: 1020 },
       { type: 'task_notification', task: info, status: 'completed', summary: 'The report.', summaryIsReport: false, usage: { totalTokens: 110, toolUses: 1, durationMs: 10 } },
     ]);
     expect(r.delivered).toEqual([]);
@@ -145,8 +146,8 @@ describe('the Agent tool', () => {
     const idle = r.tasks.idle();
     release();
     await idle;
-    expect(r.events.map((e) => e.type)).toEqual(['background_tasks_changed', 'task_started', 'task_notification', 'background_tasks_changed']);
-    expect(r.events[2]).toMatchObject({ status: 'completed', summary: 'Late report.', summaryIsReport: true });
+    expect(r.events.map((e) => e.type)).toEqual(['background_tasks_changed', 'task_started', 'task_updated', 'task_notification', 'background_tasks_changed']);
+    expect(r.events[3]).toMatchObject({ status: 'completed', summary: 'Late report.', summaryIsReport: true });
     expect(r.delivered).toHaveLength(1);
     expect(r.delivered[0]).toContain('<task-id>a9</task-id>\n<tool-use-id>toolu_1</tool-use-id>\n<output-file>/t/subagents/agent-a9.jsonl</output-file>\n<status>completed</status>\n<summary>Agent "Scan" finished</summary>\n<result>Late report.</result>');
   });
