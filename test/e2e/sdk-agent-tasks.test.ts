@@ -100,7 +100,7 @@ describe('subagent tasks through the SDK', () => {
     const run = scriptedRun({
       rules: [
         { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The agent reported.' }] } },
-        { when: { system: 'tester agent' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 800 } } },
+        { when: { system: 'tester agent' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 2000 } } },
         { when: { lastUserText: 'delegate', hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Scan', prompt: 'Scan it', subagent_type: 'tester', run_in_background: true } }] } },
         { when: { lastUserText: 'delegate', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'Started it.' }] } },
       ],
