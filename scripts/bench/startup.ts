@@ -133,6 +133,31 @@ export const startupLoaders: Benchmark = {
   },
 };
 
+export const startupAb: Benchmark = {
+  name: 'startup-ab',
+  description:
+    'spawn → `initialize` answered (scripted model, empty project) for this build and the `--baseline <dir>` build, alternating run by run, so both see the same machine load: the side-by-side start-up comparison with an earlier commit. Without --baseline it measures nothing.',
+  async run(ctx) {
+    const subjects = ctx.subjects(['agentd-scripted', 'agentd-baseline']);
+    if (subjects.length < 2) {
+      ctx.log('startup-ab: no --baseline <dir> given; nothing to compare');
+      return [];
+    }
+    const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+    for (let i = 0; i <= runs(ctx) * 2; i++) {
+      for (const s of i % 2 ? subjects : [...subjects].reverse()) {
+        const where = place(ctx, 'startup-ab', s);
+        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
+        if (i > 0) times.get(s)?.push(t);
+      }
+    }
+    return subjects.map((s) => {
+      const st = summarize(times.get(s) ?? []);
+      return { bench: 'startup-ab', metric: 'spawn → initialize answered (alternating)', subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+    });
+  },
+};
+
 export const firstResult: Benchmark = {
   name: 'first-result',
   description: 'spawn → first `result` of a short text turn (initialize and the user frame written at once, as the TS SDK does).',
