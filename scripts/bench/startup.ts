@@ -75,7 +75,7 @@ export const startup: Benchmark = {
   description:
     'spawn → `initialize` control_response (initialize written right after spawn, as the SDKs do; clean environment: PATH, HOME, API key and base URL only).',
   async run(ctx) {
-    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
+    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'agentd-baseline', 'claude']);
     const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
       bench: 'startup',
       metric: 'spawn → initialize answered',
