@@ -1,5 +1,5 @@
 // The task lifecycle frames (system/task_started, task_progress, task_notification, background_tasks_changed)
-// and the stop_task control request, as Claude Code 2.1.330 sends and accepts them for subagents (observed by
+// as Claude Code 2.1.330 sends them for subagents (observed by
 // driving the native binary: protocol.md §5.7). agentd sends them for Agent tool calls (task_type local_agent).
 import * as z from 'zod/mini';
 import { Ids } from './ids.js';
@@ -86,7 +86,3 @@ export const SystemBackgroundTasksChangedFrame = z.strictObject({
   ...Ids,
 });
 export type SystemBackgroundTasksChangedFrame = z.infer<typeof SystemBackgroundTasksChangedFrame>;
-
-/** Host → agentd: stop a background task (the SDK's stopTask()); answered `{}`, then its task_notification (stopped). */
-export const StopTaskRequest = z.looseObject({ subtype: z.literal('stop_task'), task_id: z.string() });
-export type StopTaskRequest = z.infer<typeof StopTaskRequest>;

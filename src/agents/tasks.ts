@@ -41,7 +41,7 @@ export interface TaskRegistryOptions {
 interface Entry {
   handle: TaskHandle;
   controller: AbortController;
-  ended: boolean;
+  state: { ended: boolean };
 }
 
 /** Claude Code's activity line for a tool call ("Reading notes.md"), shown as task_progress.description. */
@@ -80,28 +80,29 @@ export class TaskRegistry {
     let totalTokens = 0;
     // A foreground task also stops with the call that runs it (an interrupt of the turn).
     const signal = parentSignal ? AbortSignal.any([controller.signal, parentSignal]) : controller.signal;
-    const entry: Entry = { controller, ended: false, handle: undefined as unknown as TaskHandle };
+    const state = { ended: false };
     const usage = (): TaskUsage => ({ totalTokens, toolUses, durationMs: this.o.now() - started });
-    entry.handle = {
+    const handle: TaskHandle = {
       info,
       signal,
       usage,
       observe: (ev) => {
         if (ev.type === 'usage') totalTokens = ev.call.input_tokens + ev.call.cache_creation_input_tokens + ev.call.cache_read_input_tokens + ev.call.output_tokens;
-        else if (ev.type === 'assistant_block' && ev.block.type === 'tool_use' && !entry.ended) {
+        else if (ev.type === 'assistant_block' && ev.block.type === 'tool_use' && !state.ended) {
           toolUses++;
           void this.o.emit({ type: 'task_progress', task: info, activity: activityOf(ev.block.name, ev.block.input), usage: usage(), lastToolName: ev.block.name });
         }
       },
       finish: (end) => this.end(entry, end),
     };
+    const entry: Entry = { controller, state, handle };
     this.tasks.set(info.id, entry);
     // An interrupt of the call reports the task stopped at once, so its notification precedes the turn's result.
     parentSignal?.addEventListener('abort', () => void this.end(entry, { status: 'stopped', text: '' }), { once: true });
     // Claude Code's order: the new background list, then task_started.
     if (info.background) await this.o.emit({ type: 'background_tasks_changed', tasks: this.background() });
     await this.o.emit({ type: 'task_started', task: info, prompt });
-    return entry.handle;
+    return handle;
   }
 
   get(id: string): TaskInfo | undefined {
@@ -111,7 +112,7 @@ export class TaskRegistry {
   /** Stops a running task: its notification (stopped) is reported now; its loop ends on the abort. False: no such task. */
   async stop(id: string): Promise<boolean> {
     const e = this.tasks.get(id);
-    if (!e || e.ended) return false;
+    if (!e || e.state.ended) return false;
     await this.end(e, { status: 'stopped', text: '' });
     e.controller.abort(new AbortReason('user_interrupted'));
     return true;
@@ -120,7 +121,7 @@ export class TaskRegistry {
   /** Session end: every task stops (their notifications are not delivered to a model that will not run). */
   stopAll(): void {
     for (const e of this.tasks.values()) {
-      e.ended = true;
+      e.state.ended = true;
       e.controller.abort(new AbortReason('shutdown'));
     }
     this.tasks.clear();
@@ -139,12 +140,12 @@ export class TaskRegistry {
   }
 
   private background(): TaskInfo[] {
-    return [...this.tasks.values()].filter((e) => e.handle.info.background && !e.ended).map((e) => e.handle.info);
+    return [...this.tasks.values()].filter((e) => e.handle.info.background && !e.state.ended).map((e) => e.handle.info);
   }
 
   private async end(e: Entry, end: TaskEnd): Promise<void> {
-    if (e.ended) return;
-    e.ended = true;
+    if (e.state.ended) return;
+    e.state.ended = true;
     const info = e.handle.info;
     const usage = e.handle.usage();
     // Claude Code: the summary of a finished agent is its report; a stopped one's is its description, without usage.
