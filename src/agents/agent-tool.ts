@@ -100,7 +100,11 @@ function toolset(tools: readonly AnyTool[]): Toolset {
 }
 
 function modelFor(input: AgentInput, def: AgentDefinition, parent: string): string {
-  const m = input.model ?? def.model;
+  return resolveAgentModel(input.model ?? def.model, parent);
+}
+
+/** An agent's model: undefined or `inherit` is the parent's; an alias maps to its family id. */
+export function resolveAgentModel(m: string | undefined, parent: string): string {
   if (m === undefined || m === 'inherit') return parent;
   return MODEL_ALIASES[m] ?? m;
 }

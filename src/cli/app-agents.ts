@@ -1,13 +1,14 @@
 // Composition of the Agent tool: the subagents the loaders found (src/project/agents.ts: initialize.agents,
 // --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
 import { createRequire } from 'node:module';
-import { createAgentTool } from '../agents/agent-tool.js';
+import { createAgentTool, resolveAgentModel } from '../agents/agent-tool.js';
 import { TaskRegistry } from '../agents/tasks.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
 import type { AgentDefinition } from '../agents/types.js';
 import type { Logger } from '../log/logger.js';
 import type { Session } from '../session/session.js';
+import type { SessionSettings } from '../session/config.js';
 import { buildSystemBlocks } from '../session/system-prompt.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -94,4 +95,32 @@ const lazyRequire = createRequire(import.meta.url);
 function agentIdBytes(): string {
   const { randomBytes } = lazyRequire('node:crypto') as typeof import('node:crypto');
   return randomBytes(8).toString('hex');
+}
+
+/**
+ * `--agent <name>` (the SDK's `agent`): the main thread runs as that custom agent — its prompt replaces the system
+ * prompt (an append stays), its `tools` and `disallowedTools` limit the session's tools (applied once the built-in
+ * tools have loaded, before the first turn; MCP tools connected later are not filtered), and its model is used
+ * unless `--model` named one. An unknown name is an error message (the session runs as usual; the caller reports it).
+ */
+export function applyMainAgent(o: {
+  name: string;
+  definitions: readonly AgentDefinition[];
+  settings: SessionSettings;
+  tools: ToolRegistry;
+  toolsReady: Promise<unknown>;
+  modelGiven: boolean;
+}): string | undefined {
+  const custom = o.definitions.filter((a) => a.source !== 'built-in');
+  const def = custom.find((a) => a.name === o.name);
+  if (!def) return `--agent ${o.name}: no agent with that name is defined (known: ${custom.map((a) => a.name).join(', ') || 'none'}); the session runs without one.`;
+  const append = o.settings.systemPrompt.append;
+  o.settings.systemPrompt = { kind: 'custom', parts: [def.prompt], ...(append ? { append } : {}) };
+  if (!o.modelGiven && def.model !== undefined) o.settings.model = resolveAgentModel(def.model, o.settings.model);
+  const restrict = (): void => {
+    for (const n of o.tools.names()) if ((def.tools !== undefined && !def.tools.includes(n)) || def.disallowedTools.includes(n)) o.tools.remove(n);
+  };
+  restrict();
+  void o.toolsReady.then(restrict);
+  return undefined;
 }

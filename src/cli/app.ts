@@ -41,7 +41,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { reportedSandboxFailure } from './sandbox-setup.js';
-import { createSessionTasks, installAgentTool } from './app-agents.js';
+import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
 import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
@@ -330,6 +330,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     const mcpFields = mcpSetup.fromInitialize(req);
     cmds.fromInitialize(req);
     installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now, tasks, hooks: turnHooks, transcriptPath: () => opened.transcriptPath, forwardText: req.forwardSubagentText === true });
+    const agentProblem = opts.mainAgent === undefined ? undefined : applyMainAgent({ name: opts.mainAgent, definitions: cmds.agents(), settings, tools, toolsReady, modelGiven: opts.model !== undefined });
+    if (agentProblem) logger.warn({ agent: opts.mainAgent }, agentProblem);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,

@@ -224,4 +224,15 @@ describe('subagent tasks through the SDK', () => {
     });
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'Outer done.' });
   });
+
+  it('--agent (the SDK agent option): the main thread runs with the agent prompt, only its tools and its model', async () => {
+    const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text', text: 'As the tester.' }] } }] });
+    const msgs = await collect(query({ prompt: 'hello', options: run.options({ agents: { tester: { ...TESTER, model: 'haiku' } }, agent: 'tester', canUseTool: allow }) }));
+    const req = run.requests()[0];
+    expect(req?.system?.[0]?.text).toBe('You are the tester agent.');
+    expect((req?.tools ?? []).map((t) => t.name)).toEqual(['Read']);
+    expect(req?.model).toBe('claude-haiku-4-5');
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ tools: ['Read'], model: 'claude-haiku-4-5' });
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'As the tester.' });
+  });
 });
