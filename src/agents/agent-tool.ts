@@ -198,6 +198,8 @@ async function runTask(o: AgentToolOptions, task: TaskHandle, p: RunPlan): Promi
       settings: { model: p.model, fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: p.def.maxTurns, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
       signal: task.signal,
       forwardText: o.forwardText(),
+      // Claude Code forwards a foreground subagent's prompt as a user frame under the Agent call (observed).
+      ...(task.info.background ? {} : { reportPrompt: p.input.prompt }),
       observe: (ev) => task.observe(ev),
       stopHook: (i, signal) => o.hooks.subagentStop({ agentId: p.agentId, agentType: p.def.name, transcriptPath: p.outputFile, stopHookActive: i.stopHookActive, lastAssistantMessage: i.lastAssistantMessage }, signal),
     });

@@ -29,6 +29,11 @@ export interface NestedLoopSpec {
   forwardText?: boolean;
   /** Sees every event of the loop, forwarded or not (a task counts tool uses and tokens from them). */
   observe?: (ev: SessionEvent) => void;
+  /**
+   * Report this text as the loop's first user message (a `user_text` event with the parent id), as Claude Code
+   * forwards a foreground subagent's prompt; undefined: not reported (it is recorded in the sidechain either way).
+   */
+  reportPrompt?: string;
   /** Stop hooks of the loop (SubagentStop for a subagent). */
   stopHook?: AgentLoopParams['stopHook'];
 }
@@ -56,7 +61,9 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
   const services = host.services;
   const recorder = host.sidechainRecorder?.(spec.agentId) ?? { ...nullRecorder, close: () => undefined };
   const thread = new Thread({ recorder, newUuid: services.newUuid });
-  thread.appendUser(spec.prompt, { uuid: services.newUuid(), isSynthetic: false });
+  const promptUuid = services.newUuid();
+  thread.appendUser(spec.prompt, { uuid: promptUuid, isSynthetic: false });
+  if (spec.reportPrompt !== undefined) await host.sink({ type: 'user_text', uuid: promptUuid, text: spec.reportPrompt, parentToolUseId: spec.parentToolUseId });
   const result = await runAgentLoop({
     services,
     tools: spec.tools,

@@ -329,6 +329,7 @@ describe('the Python Agent SDK drives agentd', () => {
         'system/task_started',
         'system/task_started',
         'system/task_updated',
+        'user:text',
         'user:tool_result',
         'user:tool_result',
       ],

@@ -46,6 +46,7 @@ describe('subagent tasks through the SDK', () => {
     expect(kinds(msgs)).toEqual([
       'assistant',
       'system/task_started',
+      'user@toolu_agent1',
       'system/task_progress',
       'assistant@toolu_agent1',
       'user@toolu_agent1',
@@ -93,7 +94,7 @@ describe('subagent tasks through the SDK', () => {
       ],
     });
     const msgs = await collect(query({ prompt: 'delegate this', options: run.options({ agents: { tester: TESTER }, canUseTool: allow, forwardSubagentText: true }) }));
-    expect(kinds(msgs)).toEqual(['assistant', 'system/task_started', 'assistant@toolu_agent1', 'system/task_updated', 'system/task_notification', 'user', 'assistant', 'result/success']);
+    expect(kinds(msgs)).toEqual(['assistant', 'system/task_started', 'user@toolu_agent1', 'assistant@toolu_agent1', 'system/task_updated', 'system/task_notification', 'user', 'assistant', 'result/success']);
   });
 
   it('a background agent: the call answers at once, the turn ends; its end is a notification frame and a turn of its own, even after the input closed', async () => {
