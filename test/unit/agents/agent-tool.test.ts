@@ -1,6 +1,7 @@
 // The Agent tool's own rules: which tools a subagent gets, which model, what it refuses, and how a failing
 // subagent is reported (the nested loop itself is tested in test/unit/session/nested-loop.test.ts).
 import { describe, expect, it } from 'vitest';
+import { until } from '../../support/wait.js';
 import * as z from 'zod/mini';
 import { createAgentTool, subagentTools } from '../../../src/agents/agent-tool.js';
 import { GENERAL_PURPOSE } from '../../../src/agents/builtin.js';
@@ -180,5 +181,37 @@ describe('the Agent tool', () => {
       { type: 'task_notification', task: { id: 'a5', toolUseId: 'toolu_1', description: 'Long', subagentType: 'general-purpose', taskType: 'local_agent', background: true, outputFile: '' }, status: 'stopped', summary: 'Long', summaryIsReport: false, usage: undefined },
     ]);
     expect(r.delivered[0]).toContain('<status>killed</status>\n<summary>Agent "Long" was stopped by user</summary>\n</task-notification>');
+  });
+
+  it('stopAll() (session end) aborts every running task, foreground and background, and leaves none running', async () => {
+    const r = rig();
+    const signals: AbortSignal[] = [];
+    const t = createAgentTool({
+      tasks: r.tasks,
+      hooks: noTurnHooks,
+      outputFile: () => '',
+      agents: () => [GENERAL_PURPOSE],
+      run: (spec) =>
+        new Promise((res) => {
+          signals.push(spec.signal);
+          spec.signal.addEventListener('abort', () => res({ result: result({ isError: true, kind: 'error_during_execution', errors: ['stopped'] }), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) }));
+        }),
+      parentTools: () => PARENT,
+      parentModel: () => 'claude-parent',
+      system: (prompt) => [{ type: 'text', text: prompt }],
+      newAgentId: () => `a${signals.length}`,
+      forwardText: () => false,
+    });
+    await t.call({ description: 'bg', prompt: 'p', run_in_background: true }, ctx);
+    const fg = t.call({ description: 'fg', prompt: 'p' }, ctx);
+    await until(() => signals.length === 2, 'both agents running');
+    expect(r.tasks.running()).toBe(1);
+    r.tasks.stopAll();
+    expect(signals.map((s) => s.aborted)).toEqual([true, true]);
+    expect(r.tasks.running()).toBe(0);
+    await r.tasks.idle();
+    expect(await fg).toMatchObject({ isError: true });
+    // Nothing is delivered to a model that will not run again.
+    expect(r.delivered).toEqual([]);
   });
 });
