@@ -2,11 +2,13 @@
 // directory and a file the first time a tool works there, and appends them to that tool's result as a reminder
 // (measured: a Read of sub/file.txt brings sub/CLAUDE.md). agentd does the same through the tool's additional
 // context, once per file per session. Imports inside a nested file are not followed (the file is small, local
-// guidance; its imports would need the same checks again).
+// guidance; its imports would need the same checks again). A rule scoped with `paths` (rules.ts) is sent the same
+// way, once, with the first tool call on a file it names.
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { SettingSource } from './memory.js';
 import type { ProjectProblem } from './problems.js';
 import { readTextCapped } from './read-text.js';
+import { type ScopedRule, ruleApplies } from './rules.js';
 
 export class NestedMemory {
   private readonly done = new Set<string>();
@@ -17,6 +19,8 @@ export class NestedMemory {
       sources: readonly SettingSource[];
       /** Files already in the session's context (the ones found at start). */
       alreadyLoaded: Iterable<string>;
+      /** Rules sent only with a tool call on a file they name. */
+      scopedRules?: readonly ScopedRule[];
       maxFileBytes: number;
       onProblem: (p: ProjectProblem) => void;
     },
@@ -38,9 +42,9 @@ export class NestedMemory {
   async reminders(target: string, isDirectory = false): Promise<string[]> {
     if (this.o.sources.length === 0) return [];
     const abs = resolve(this.o.cwd, target);
+    const out = isDirectory ? [] : this.rulesFor(abs);
     const rel = relative(this.o.cwd, isDirectory ? abs : dirname(abs));
-    if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) return [];
-    const out: string[] = [];
+    if (rel === '' || rel.startsWith('..') || rel.startsWith(sep)) return out;
     let dir = this.o.cwd;
     for (const part of rel.split(sep)) {
       dir = join(dir, part);
@@ -60,6 +64,17 @@ export class NestedMemory {
         }
         out.push(`Contents of ${path} (instructions for this directory):\n\n${r.text}`);
       }
+    }
+    return out;
+  }
+
+  /** The scoped rules that name the file at `abs` and have not been sent yet. */
+  private rulesFor(abs: string): string[] {
+    const out: string[] = [];
+    for (const rule of this.o.scopedRules ?? []) {
+      if (this.done.has(rule.path) || !ruleApplies(rule, abs)) continue;
+      this.done.add(rule.path);
+      out.push(`Contents of ${rule.path} (instructions for files matching ${rule.patterns.join(', ')}):\n\n${rule.text}`);
     }
     return out;
   }
