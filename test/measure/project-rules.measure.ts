@@ -11,6 +11,15 @@ import { ROOT, tempDir } from '../support/daemon.js';
 
 const CLAUDE = join(ROOT, 'node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude');
 
+/** The reference binary's environment: its home, the loopback model, no traffic beyond it. */
+function claudeEnv(home: string, baseUrl: string): Record<string, string> {
+  return {
+    PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'),
+    ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: baseUrl, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
+  };
+}
+
 function put(root: string, rel: string, text: string): void {
   mkdirSync(join(root, rel, '..'), { recursive: true });
   writeFileSync(join(root, rel), text);
@@ -33,11 +42,7 @@ it('measures', async () => {
     ],
     fallback: { content: [{ type: 'text', text: 'ok' }] },
   });
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: server.url, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
-  };
+  const env = claudeEnv(home, server.url);
   const prompts = ['/fast now', 'plain after fast', 'CHANGE', '/later', 'read ts', 'plain last'];
   let resolveNext: (() => void) | undefined;
   async function* input(): AsyncGenerator<SDKUserMessage> {
@@ -103,11 +108,7 @@ it('measures ordering across directories, local files and a brace glob given as 
     ],
     fallback: { content: [{ type: 'text', text: 'ok' }] },
   });
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: join(home, '.claude'),
-    ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: server.url, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1', DISABLE_AUTOUPDATER: '1',
-  };
+  const env = claudeEnv(home, server.url);
   for (const sources of [['user', 'project', 'local'], ['project']] as const) {
     server.requests.length = 0;
     let resolveNext: (() => void) | undefined;
