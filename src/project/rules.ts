@@ -8,11 +8,16 @@
 //    `.claude`; the working directory for user rules) is sent once, the first time a tool works on a matching
 //    file, appended to that tool's result as a subdirectory's CLAUDE.md is (nested-memory.ts).
 // Subfolders are searched; files are taken in name order (Claude Code takes the directory's own order).
-import { readdir } from 'node:fs/promises';
+import { readdir as readdirCb } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { globMatches } from '../permissions/match.js';
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js';
 import type { MemoryKind } from './memory.js';
+
+// Not node:fs/promises: see read-text.ts.
+function readdirRecursive(dir: string): Promise<string[]> {
+  return new Promise((resolve, reject) => readdirCb(dir, { recursive: true, encoding: 'utf8' }, (err, names) => (err ? reject(err) : resolve(names))));
+}
 
 /** A rule that applies to some files only: sent when a tool first works on one of them. */
 export interface ScopedRule {
@@ -27,7 +32,7 @@ export interface ScopedRule {
 /** The `.md` files below a rules folder, recursively, in name order; none when the folder is absent or unreadable. */
 export async function listRuleFiles(dir: string): Promise<string[]> {
   try {
-    const names = await readdir(dir, { recursive: true });
+    const names = await readdirRecursive(dir);
     return names
       .filter((n) => n.endsWith('.md'))
       .sort()
