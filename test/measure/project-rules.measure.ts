@@ -126,3 +126,21 @@ it('measures ordering across directories, local files and a brace glob given as 
   }
   await server.close();
 }, 180_000);
+
+it('measures a subdirectory’s own .claude/rules', async () => {
+  const cwd = realpathSync(tempDir('cc-rules-sub-'));
+  const home = tempDir('cc-home-');
+  put(cwd, 'sub/.claude/rules/plain.md', 'SUB_PLAIN_RULE_MARKER\n');
+  put(cwd, 'sub/.claude/rules/scoped.md', '---\npaths: "*.txt"\n---\nSUB_SCOPED_RULE_MARKER\n');
+  put(cwd, 'sub/CLAUDE.md', 'SUB_MEMORY_MARKER\n');
+  put(cwd, 'sub/file.txt', 'hello\n');
+  const server = await startLoopbackServer({
+    rules: [{ when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: join(cwd, 'sub/file.txt') } }], stopReason: 'tool_use' } }],
+    fallback: { content: [{ type: 'text', text: 'ok' }] },
+  });
+  const q = query({ prompt: 'read', options: { pathToClaudeCodeExecutable: CLAUDE, cwd, env: claudeEnv(home, server.url), model: 'claude-sonnet-4-5', settingSources: ['project'], canUseTool: async (_n, inp) => ({ behavior: 'allow', updatedInput: inp }), stderr: () => undefined } });
+  for await (const m of q) void m;
+  await server.close();
+  const text = JSON.stringify(server.requests.map((r) => r.body.messages));
+  console.log(`### SUB: ${JSON.stringify([...text.matchAll(/Contents of ([^\\]+?)(?: \(([^)]*)\))?:\\n\\n([A-Z_]+MARKER)/g)].map((m) => `${m[3]} <- ${m[1]} (${m[2] ?? ''})`))}`);
+}, 180_000);

@@ -111,4 +111,31 @@ describe('scoped rules in tool results', () => {
     expect(await n.reminders(join(cwd, 'src/b.ts'))).toEqual([]);
     expect(await n.reminders('package.json')).toEqual([`Contents of ${join(cwd, '.claude/rules/json.md')} (instructions for files matching *.json):\n\njson rule\n`]);
   });
+
+  it('read a subdirectory’s own .claude/rules with its CLAUDE.md, the first time a tool works there', async () => {
+    put('repo/app/sub/CLAUDE.md', 'sub memory\n');
+    put('repo/app/sub/.claude/rules/plain.md', 'sub plain rule\n');
+    put('repo/app/sub/.claude/rules/scoped.md', '---\npaths: "*.txt"\n---\nsub txt rule\n');
+    put('repo/app/sub/.claude/rules/bad.md', '---\npaths: [x\n---\nbad\n');
+    put('repo/app/sub/CLAUDE.local.md', 'sub local\n');
+    const problems: string[] = [];
+    const n = new NestedMemory({ cwd, sources: ['project', 'local'], alreadyLoaded: [], maxFileBytes: 1000, onProblem: (p) => problems.push(p.message) });
+    const sub = join(cwd, 'sub');
+    expect(await n.reminders(join(sub, 'a.md'))).toEqual([
+      `Contents of ${join(sub, 'CLAUDE.md')} (instructions for this directory):\n\nsub memory\n`,
+      `Contents of ${join(sub, '.claude/rules/plain.md')} (instructions for this directory):\n\nsub plain rule\n`,
+      `Contents of ${join(sub, 'CLAUDE.local.md')} (instructions for this directory):\n\nsub local\n`,
+    ]);
+    expect(problems).toEqual([`rule file ${join(sub, '.claude/rules/bad.md')}: line 1: unterminated inline list; skipped`]);
+    // The scoped rule is relative to `sub` and waits for a file it names.
+    expect(await n.reminders(join(sub, 'b.txt'))).toEqual([`Contents of ${join(sub, '.claude/rules/scoped.md')} (instructions for files matching *.txt):\n\nsub txt rule\n`]);
+    expect(await n.reminders(join(sub, 'c.txt'))).toEqual([]);
+    expect(problems).toHaveLength(1);
+  });
+
+  it('read no subdirectory rules without the project source', async () => {
+    put('repo/app/sub/.claude/rules/plain.md', 'sub plain rule\n');
+    const n = new NestedMemory({ cwd, sources: ['local'], alreadyLoaded: [], maxFileBytes: 1000, onProblem: () => undefined });
+    expect(await n.reminders(join(cwd, 'sub', 'a.md'))).toEqual([]);
+  });
 });
