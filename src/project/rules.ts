@@ -7,8 +7,9 @@
 //  - A rule with `paths` (a list or one string of globs, brace sets allowed, relative to the directory that holds
 //    `.claude`; the working directory for user rules) is sent once, the first time a tool works on a matching
 //    file, appended to that tool's result as a subdirectory's CLAUDE.md is (nested-memory.ts).
-// Subfolders are searched; files are taken in name order (Claude Code takes the directory's own order).
-import { readdir as readdirCb } from 'node:fs';
+// Subfolders are searched (symlinks followed); files are taken in name order (Claude Code takes the directory's
+// own order).
+import { readdir as readdirCb, realpath as realpathCb } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { globMatches } from '../permissions/match.js';
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js';
@@ -17,6 +18,9 @@ import type { MemoryKind } from './memory.js';
 // Not node:fs/promises: see read-text.ts.
 function readdirRecursive(dir: string): Promise<string[]> {
   return new Promise((resolve, reject) => readdirCb(dir, { recursive: true, encoding: 'utf8' }, (err, names) => (err ? reject(err) : resolve(names))));
+}
+function realpathOf(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => realpathCb(path, (err, real) => resolve(err ? undefined : real)));
 }
 
 /** A rule that applies to some files only: sent when a tool first works on one of them. */
@@ -29,17 +33,27 @@ export interface ScopedRule {
   text: string;
 }
 
-/** The `.md` files below a rules folder, recursively, in name order; none when the folder is absent or unreadable. */
+/**
+ * The `.md` files below a rules folder, recursively, in name order; none when the folder is absent or unreadable.
+ * Symlinked folders are followed (as Claude Code documents); a file reached twice (a link back up the tree) is
+ * listed once, under its shortest name.
+ */
 export async function listRuleFiles(dir: string): Promise<string[]> {
+  let names: string[];
   try {
-    const names = await readdirRecursive(dir);
-    return names
-      .filter((n) => n.endsWith('.md'))
-      .sort()
-      .map((n) => join(dir, n));
+    names = (await readdirRecursive(dir)).filter((n) => n.endsWith('.md')).sort();
   } catch {
     return [];
   }
+  // Each file once, under its shortest name (a link back up the tree repeats files under ever longer names).
+  const shortest = new Map<string, string>();
+  for (const n of names) {
+    const real = await realpathOf(join(dir, n));
+    const kept = real === undefined ? undefined : shortest.get(real);
+    if (real !== undefined && (kept === undefined || n.length < kept.length)) shortest.set(real, n);
+  }
+  const keep = new Set(shortest.values());
+  return names.filter((n) => keep.has(n)).map((n) => join(dir, n));
 }
 
 /** `a, b` or `[a, b]`: one string is split at the commas outside brace sets and quotes (`src/**\/*.{ts,tsx}` is one glob). */

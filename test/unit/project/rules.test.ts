@@ -1,13 +1,13 @@
 // Rule files (.claude/rules, <config dir>/rules): where they go among the memory files (Claude Code 2.1.330's
 // order, measured), settingSources gating, subfolders, `paths` scoping (lists, one string with a brace set),
 // broken frontmatter; a scoped rule is sent once with the first tool call on a file it names.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMemoryFiles } from '../../../src/project/memory.js';
 import { NestedMemory } from '../../../src/project/nested-memory.js';
-import { parseRule, ruleApplies } from '../../../src/project/rules.js';
+import { listRuleFiles, parseRule, ruleApplies } from '../../../src/project/rules.js';
 
 let top: string;
 let home: string;
@@ -82,6 +82,15 @@ describe('rule files', () => {
     expect(user.scopedRules.map((r) => [r.base, r.patterns])).toEqual([[cwd, ['*.json']]]);
     expect(await load(['local'])).toEqual({ files: [], scopedRules: [], problems: [] });
     expect(await load([])).toEqual({ files: [], scopedRules: [], problems: [] });
+  });
+
+  it('follow symlinked folders, and list a file reached twice (a link back up) once', async () => {
+    put('shared/team.md', 'team rule');
+    put('repo/app/.claude/rules/own.md', 'own rule');
+    symlinkSync(join(top, 'shared'), join(cwd, '.claude/rules/linked'));
+    symlinkSync('..', join(cwd, '.claude/rules/loop'));
+    expect(await listRuleFiles(join(cwd, '.claude/rules'))).toEqual([join(cwd, '.claude/rules/linked/team.md'), join(cwd, '.claude/rules/own.md')]);
+    expect((await load(['project'])).files.map((f) => f.text)).toEqual(['team rule', 'own rule']);
   });
 
   it('parse `paths` as a list or one string; other frontmatter is dropped from the text', () => {
