@@ -1,7 +1,8 @@
 // Composition of the Agent tool: the subagents the loaders found (src/project/agents.ts: initialize.agents,
 // --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
 import { createRequire } from 'node:module';
-import { createAgentTool, resolveAgentModel } from '../agents/agent-tool.js';
+import { createAgentTool } from '../agents/agent-tool.js';
+import { resolveModelName } from '../model/aliases.js';
 import { TaskRegistry } from '../agents/tasks.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
@@ -116,7 +117,7 @@ export function applyMainAgent(o: {
   if (!def) return `--agent ${o.name}: no agent with that name is defined (known: ${custom.map((a) => a.name).join(', ') || 'none'}); the session runs without one.`;
   const append = o.settings.systemPrompt.append;
   o.settings.systemPrompt = { kind: 'custom', parts: [def.prompt], ...(append ? { append } : {}) };
-  if (!o.modelGiven && def.model !== undefined) o.settings.model = resolveAgentModel(def.model, o.settings.model);
+  if (!o.modelGiven) o.settings.model = resolveModelName(def.model) ?? o.settings.model;
   const restrict = (): void => {
     for (const n of o.tools.names()) if ((def.tools !== undefined && !def.tools.includes(n)) || def.disallowedTools.includes(n)) o.tools.remove(n);
   };
