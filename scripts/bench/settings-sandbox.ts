@@ -29,7 +29,7 @@ export const bashSettingsSandboxed: Benchmark = {
     for (let i = 0; i < 10; i++) writeFileSync(join(cwd, `f${i}.txt`), 'x');
     const r = resolveSandboxSettings({ enabled: true });
     if (!r.ok || !r.settings) throw new Error('unexpected settings');
-    const sandbox = createCommandSandbox({ settings: r.settings });
+    const sandbox = createCommandSandbox({ settings: r.settings, workingDirectory: () => process.cwd() });
     const status = await sandbox.start();
     if (status.state !== 'active') return [failedRow({ ...base, metric: 'Bash ls, sandboxed', subject: 'agentd' }, new Error(`no sandbox: ${status.reason}`))];
     const env = createToolEnvironment({
