@@ -118,6 +118,10 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
           if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${platform()})` };
           const deps = await m.checkDependenciesAsync();
           if (deps.errors.length) return { state: 'unavailable', reason: deps.errors.join('; ') };
+          // The runtime checks for the programs, not for the namespaces they need: without user namespaces
+          // every command would fail, so that is found out here (fail closed at start-up, clear reason).
+          const ns = await namespaceProbe(s.bwrapPath ?? 'bwrap', s.enableWeakerNestedSandbox === true);
+          if (ns !== undefined) return { state: 'unavailable', reason: ns };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
           await m.initialize(config());
           return { state: 'active' };
@@ -177,4 +181,42 @@ function absolute(p: string, root: string): string {
   if (p === '~') return homedir();
   if (p.startsWith('~/')) return resolve(homedir(), p.slice(2));
   return resolve(root, p);
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Whether bubblewrap can create the namespaces the runtime asks for (user, pid, net, a fresh /proc unless the
+ * weaker nested mode binds the host's): undefined when it can, else why not.
+ */
+export async function namespaceProbe(bwrap: string, weakerNested: boolean): Promise<string | undefined> {
+  const { spawn } = await import('node:child_process');
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-user', '--unshare-pid', '--unshare-net', ...(weakerNested ? ['--bind', '/proc', '/proc'] : ['--proc', '/proc']), '--', 'true'];
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < 2000) stderr += d;
+    });
+    child.on('error', (e) => resolve(`${bwrap} did not start: ${e.message}`));
+    child.on('close', (code, signal) => resolve(code === 0 ? undefined : `bubblewrap cannot create user, pid and network namespaces here (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n')[0] || 'no message'}`));
+  });
+}
+
+/**
+ * What `agentd doctor` reports: whether the command sandbox could run here, without starting it (no proxies).
+ * `load` substitutes the runtime (tests).
+ */
+export async function probeCommandSandbox(load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime')): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
+  try {
+    const m = (await load()).SandboxManager;
+    if (!m.isSupportedPlatform()) return { ok: false, reason: `the sandbox does not support this platform (${platform()})` };
+    const deps = await m.checkDependenciesAsync();
+    if (deps.errors.length) return { ok: false, reason: deps.errors.join('; ') };
+    const ns = await namespaceProbe('bwrap', false);
+    return ns === undefined ? { ok: true, warnings: deps.warnings } : { ok: false, reason: ns };
+  } catch (e) {
+    return { ok: false, reason: `@anthropic-ai/sandbox-runtime does not load: ${e instanceof Error ? e.message : String(e)}` };
+  }
 }
