@@ -43,7 +43,7 @@ export interface WrapRequest {
  *  when no sandboxed command runs any more: removing one under a running sandbox would unmount its deny). */
 export interface WrappedCommand {
   argv: string[];
-  release(): void;
+  release: () => void;
 }
 
 export interface CommandSandbox {
