@@ -190,8 +190,10 @@ describe('hooks at the process level', () => {
       join(cwd, '.claude/settings.json'),
       JSON.stringify({
         hooks: {
-          Notification: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
-          SessionEnd: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+          // One append of the whole line per hook: the Notification hook runs unawaited and may still be writing
+          // when SessionEnd's runs (a busy machine interleaved `cat >> log; echo >> log` of the two).
+          Notification: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
+          SessionEnd: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
         },
       }),
     );
