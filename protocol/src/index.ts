@@ -64,6 +64,7 @@ import {
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
+import { McpAuthenticateRequest, McpAuthenticateResponse, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
 export * from './commands.js';
@@ -72,6 +73,7 @@ export * from './envelope.js';
 export * from './hooks.js';
 export * from './inbound.js';
 export * from './messages.js';
+export * from './mcp-auth.js';
 export * from './permissions.js';
 
 /** The protocol level agentd speaks: the Claude Code CLI version whose stream-json protocol it implements. */
@@ -146,6 +148,7 @@ export const NAMED_SCHEMAS = {
   McpStatusResponse,
   McpMessageResponse,
   McpSetServersResponse,
+  McpAuthenticateResponse,
   InterruptResponse,
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
@@ -170,6 +173,9 @@ export const NAMED_SCHEMAS = {
   McpReconnectRequest,
   McpToggleRequest,
   McpSetServersRequest,
+  McpAuthenticateRequest,
+  McpOAuthCallbackUrlRequest,
+  McpClearAuthRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,

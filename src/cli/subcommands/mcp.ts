@@ -115,7 +115,7 @@ export const MCP_HELP = [
 ];
 
 const BY_HAND = 'Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.';
-const NO_OAUTH = "agentd runs no OAuth flow (it has no browser to open): give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>.";
+const NO_OAUTH = "OAuth runs inside a session, started by the host (the SDK's mcpAuthenticate, control request mcp_authenticate; mcpClearAuth forgets a grant), or give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>.";
 /** Claude Code's mcp commands agentd does not have, each refused with what to do instead. */
 const UNSUPPORTED = new Map<string, string>([
   ['add-from-claude-desktop', `'mcp add-from-claude-desktop' is not available in agentd (it is an interactive import of Claude Desktop's servers). ${BY_HAND}`],
