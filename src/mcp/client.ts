@@ -14,7 +14,8 @@ import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.j
 import { StoredOAuthProvider } from './oauth-provider.js';
 import { type McpOAuthStore, oauthKey, oauthSettings } from './oauth-store.js';
 import { SdkHostTransport } from './sdk-transport.js';
-import { GroupStdioTransport } from './stdio-transport.js';
+import { GroupStdioTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { adaptMcpTool } from './tool-adapter.js';
 
 export interface ConnectDeps {
@@ -99,6 +100,10 @@ export class McpNeedsAuthError extends Error {
  * drop is seen.
  */
 function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
+  // An answer over the byte cap (bounded-fetch.ts), as a JSON body or inside an event stream: the connection is
+  // given up (the calls waiting on it fail with the reason) and redialled, as for stdio.
+  const oversized = e instanceof Error ? /sent a message over the \d+-byte limit/.exec(e.message) : null;
+  if (oversized) return `the server ${oversized[0]}`;
   if (e instanceof StreamableHTTPError && e.code === 404) return `the server no longer knows the session (${e.message})`;
   if (type === 'sse') {
     // The event stream carries every answer: once it is lost, answers to requests in flight are lost with it,
@@ -147,7 +152,9 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
         d.oauthStore && stored?.tokens
           ? new StoredOAuthProvider({ store: d.oauthStore, key, serverName: spec.name, serverUrl: spec.config.url, redirectUrl: stored.redirectUri ?? 'http://localhost/callback', clientVersion: d.clientVersion, ...clientIdOf(spec.config) })
           : undefined;
-      const opts = { requestInit, fetch: d.fetch ?? netFetch, ...(authProvider ? { authProvider } : {}) };
+      // Each message is bounded as a stdio server's are (bounded-fetch.ts).
+      const fetch = boundedFetch(d.fetch ?? netFetch, { limit: MAX_STDIO_MESSAGE_BYTES, server: spec.name });
+      const opts = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
       return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }
     case 'sdk':
