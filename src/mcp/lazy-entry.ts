@@ -3,3 +3,4 @@
 export { connectServer } from './client.js';
 export { resourceTools } from './resource-tools.js';
 export { beginOAuth } from './oauth-flow.js';
+export { serveTools } from './serve.js';

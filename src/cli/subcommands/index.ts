@@ -112,7 +112,8 @@ async function run(call: SubcommandCall, io: SubcommandIO): Promise<SubExit> {
     case 'auth':
       return runAuth(call.args, io);
     case 'mcp':
-      return runMcp(call.args, io);
+      // `mcp serve` is long-lived and loads the tools (cli/mcp-serve.ts); the other mcp commands answer at once.
+      return call.args[0] === 'serve' ? (await import('../mcp-serve.js')).runMcpServe(call.args.slice(1), io) : runMcp(call.args, io);
     case 'doctor':
       return runDoctor(call.args, io);
     case 'update':
