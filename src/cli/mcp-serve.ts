@@ -14,6 +14,7 @@ import { parseArgv } from './flags.js';
 import { resolveOptions } from './options.js';
 import { shellAnalyzer } from './shell-analyzer.js';
 import { createLogger } from '../log/logger.js';
+import { readEnv } from '../config/env.js';
 import { StreamingToolExecutor } from '../executor/executor.js';
 import { passThroughHooks } from '../executor/pipeline.js';
 import { DEFAULT_PROGRESS } from '../executor/progress.js';
@@ -52,7 +53,7 @@ export async function runMcpServe(args: readonly string[], io: SubcommandIO & { 
     io.stderr.write(`error: unknown option '${unknown[0] ?? ''}' for 'mcp serve'\n`);
     return SUB_EXIT.usage;
   }
-  const asked = io.env['AGENTD_LOG_LEVEL'];
+  const asked = readEnv(io.env).logLevel;
   const level: LogLevel = LEVELS.find((l) => l === asked) ?? 'warn';
   const logger = createLogger({ level, secrets: [] });
   const opts = resolveOptions(parseArgv(io.globalArgs), io.env);
