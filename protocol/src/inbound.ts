@@ -8,7 +8,7 @@ import {
   KeepAlive,
   UpdateEnvironmentVariables,
 } from './envelope.js';
-import { InboundUserFrame } from './messages.js';
+import { InboundUserFrame } from './user-frame.js';
 
 export type InboundFrame =
   | { kind: 'user'; frame: InboundUserFrame }

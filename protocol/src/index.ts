@@ -4,31 +4,35 @@ import {
   ElicitationRequest,
   ElicitationResult,
   GenerateSessionTitleRequest,
-  GenerateSessionTitleResponse,
   GetContextUsageRequest,
-  GetContextUsageResponse,
   InitializeRequest,
-  InitializeResponse,
   InterruptRequest,
-  InterruptResponse,
   McpMessageRequest,
-  McpMessageResponse,
   McpMessageToHostRequest,
   McpReconnectRequest,
   McpSetServersRequest,
   McpSetServersResponse,
-  McpStatusResponse,
   McpToggleRequest,
   ReloadOutputStylesRequest,
   ReloadOutputStylesResponse,
   ReloadSkillsRequest,
-  ReloadSkillsResponse,
   RemoteControlRequest,
-  RemoteControlResponse,
   SetMaxThinkingTokensRequest,
   SetModelRequest,
   SetPermissionModeRequest,
 } from './control.js';
+import {
+  GenerateSessionTitleResponse,
+  GetContextUsageResponse,
+  InitializeResponse,
+  InterruptResponse,
+  McpMessageResponse,
+  McpStatusResponse,
+  ReloadSkillsResponse,
+  RemoteControlResponse,
+  McpAuthenticateResponse,
+} from './control-responses.js';
+import { InboundUserFrame } from './user-frame.js';
 import {
   ControlCancelRequest,
   ControlResponseErrorFrame,
@@ -42,7 +46,6 @@ import { HookCallbackRequest, HookJSONOutput } from './hooks.js';
 import { ConversationResetFrame, SystemCommandsChangedFrame } from './commands.js';
 import {
   AssistantFrame,
-  InboundUserFrame,
   ResultErrorFrame,
   ResultSuccessFrame,
   StreamEventFrame,
@@ -64,20 +67,22 @@ import {
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
-import { McpAuthenticateRequest, McpAuthenticateResponse, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
+import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
 export * from './commands.js';
 export * from './control.js';
+export * from './control-responses.js';
+export * from './assistant-errors.js';
 export * from './envelope.js';
 export * from './hooks.js';
 export * from './inbound.js';
 export * from './messages.js';
 export * from './mcp-auth.js';
+export * from './user-frame.js';
 export * from './permissions.js';
 
-/** The protocol level agentd speaks: the Claude Code CLI version whose stream-json protocol it implements. */
-export const PROTOCOL_LEVEL = '2.1.330';
+export { PROTOCOL_LEVEL } from './runtime.js';
 
 export const OutboundControlRequestFrame = z.strictObject({
   type: z.literal('control_request'),

@@ -1,5 +1,6 @@
 // OAuth for remote MCP servers (the TS SDK's hidden `mcpAuthenticate`, `mcpSubmitOAuthCallbackUrl`,
-// `mcpClearAuth`): request payloads and the reply, with Claude Code 2.1.330's field names.
+// `mcpClearAuth`): request payloads, with Claude Code 2.1.330's field names (the reply, McpAuthenticateResponse, is
+// in control-responses.ts: the daemon evaluates this file at run time, runtime.ts).
 import * as z from 'zod/mini';
 
 /**
@@ -14,21 +15,6 @@ export const McpAuthenticateRequest = z.looseObject({
   redirectUriOnly: z.optional(z.nullable(z.boolean())),
   liveReply: z.optional(z.nullable(z.boolean())),
 });
-
-/**
- * `authUrl` is for the user's browser. `callbackExpected`: the flow waits for the redirect (loopback listener on
- * `callbackPort` for `redirectScheme: "localhost"`, or `mcp_oauth_callback_url`). Neither flag set: the stored
- * authorization was still usable (refreshed) and no user action is needed.
- */
-export const McpAuthenticateResponse = z.strictObject({
-  authUrl: z.optional(z.string()),
-  requiresUserAction: z.boolean(),
-  callbackExpected: z.boolean(),
-  redirectScheme: z.optional(z.enum(['localhost', 'custom'])),
-  state: z.optional(z.string()),
-  callbackPort: z.optional(z.number()),
-});
-export type McpAuthenticateResponse = z.infer<typeof McpAuthenticateResponse>;
 
 /** `mcpSubmitOAuthCallbackUrl(serverName, callbackUrl)`: the full redirect URL (with `code` and `state`). Answered `{}` once the code is exchanged. */
 export const McpOAuthCallbackUrlRequest = z.looseObject({

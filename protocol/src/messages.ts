@@ -1,30 +1,11 @@
-// Conversation frames: the inbound `user` message and every outbound SDKMessage agentd emits (protocol.md §4.1, §5).
+// Conversation frames: every outbound SDKMessage agentd emits (protocol.md §5). The inbound `user` frame is in
+// user-frame.ts: the daemon parses it at run time, while these schemas serve the tests, the JSON Schema and the
+// types only (runtime.ts).
 import * as z from 'zod/mini';
 import { ErrorCode } from './envelope.js';
 import { PermissionDenial, PermissionMode } from './permissions.js';
 import { Ids } from './ids.js';
-
-// ---- inbound ----
-
-export const InboundContentBlock = z.looseObject({ type: z.string() });
-
-export const InboundUserFrame = z.looseObject({
-  type: z.literal('user'),
-  message: z.looseObject({
-    role: z.literal('user'),
-    content: z.union([z.string(), z.array(InboundContentBlock)]),
-  }),
-  parent_tool_use_id: z.optional(z.nullable(z.string())),
-  // Ignored, as by Claude Code: the daemon owns the session id.
-  session_id: z.optional(z.nullable(z.string())),
-  uuid: z.optional(z.nullable(z.string())),
-  priority: z.optional(z.nullable(z.enum(['now', 'next', 'later']))),
-  shouldQuery: z.optional(z.nullable(z.boolean())),
-  isSynthetic: z.optional(z.nullable(z.boolean())),
-  /** The client composed the text: no `@file` mention expansion (and no slash-command dispatch). */
-  client_composed: z.optional(z.nullable(z.boolean())),
-});
-export type InboundUserFrame = z.infer<typeof InboundUserFrame>;
+import { ASSISTANT_MESSAGE_ERRORS } from './assistant-errors.js';
 
 // ---- outbound building blocks ----
 
@@ -49,17 +30,6 @@ export const ApiAssistantMessage = z.looseObject({
   usage: ApiUsage,
 });
 
-export const ASSISTANT_MESSAGE_ERRORS = [
-  'authentication_failed',
-  'billing_error',
-  'rate_limit',
-  'overloaded',
-  'invalid_request',
-  'model_not_found',
-  'server_error',
-  'unknown',
-  'max_output_tokens',
-] as const;
 export const AssistantMessageError = z.enum(ASSISTANT_MESSAGE_ERRORS);
 export type AssistantMessageError = z.infer<typeof AssistantMessageError>;
 

@@ -7,7 +7,7 @@ import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { initProjectContext } from './project.js';
 import { initProjectCommands } from './project-commands.js';
-import { firstResult, nodeBaseline, startup, startupLoaders } from './startup.js';
+import { firstResult, nodeBaseline, startup, startupAb, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
 import { bashReadonlySandboxed } from './sandbox.js';
@@ -21,6 +21,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   nodeBaseline,
   startup,
   startupLoaders,
+  startupAb,
   firstResult,
   initProjectContext,
   initProjectCommands,

@@ -75,7 +75,7 @@ export const startup: Benchmark = {
   description:
     'spawn → `initialize` control_response (initialize written right after spawn, as the SDKs do; clean environment: PATH, HOME, API key and base URL only).',
   async run(ctx) {
-    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
+    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'agentd-baseline', 'claude']);
     const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
       bench: 'startup',
       metric: 'spawn → initialize answered',
@@ -129,6 +129,31 @@ export const startupLoaders: Benchmark = {
     return subjects.map((s) => {
       const st = summarize(times.get(s) ?? []);
       return { bench: 'startup-loaders', metric: `spawn → initialize answered (${process.version})`, subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+    });
+  },
+};
+
+export const startupAb: Benchmark = {
+  name: 'startup-ab',
+  description:
+    'spawn → `initialize` answered (scripted model, empty project) for this build and the `--baseline <dir>` build, alternating run by run, so both see the same machine load: the side-by-side start-up comparison with an earlier commit. Without --baseline it measures nothing.',
+  async run(ctx) {
+    const subjects = ctx.subjects(['agentd-scripted', 'agentd-baseline']);
+    if (subjects.length < 2) {
+      ctx.log('startup-ab: no --baseline <dir> given; nothing to compare');
+      return [];
+    }
+    const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+    for (let i = 0; i <= runs(ctx) * 2; i++) {
+      for (const s of i % 2 ? subjects : [...subjects].reverse()) {
+        const where = place(ctx, 'startup-ab', s);
+        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
+        if (i > 0) times.get(s)?.push(t);
+      }
+    }
+    return subjects.map((s) => {
+      const st = summarize(times.get(s) ?? []);
+      return { bench: 'startup-ab', metric: 'spawn → initialize answered (alternating)', subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
     });
   },
 };

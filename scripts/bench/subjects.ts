@@ -8,7 +8,7 @@ import type { SpawnSpec } from './proc.js';
 
 export const STREAM_ARGS = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'] as const;
 
-export type SubjectId = 'agentd' | 'agentd-scripted' | 'agentd-native' | 'claude';
+export type SubjectId = 'agentd' | 'agentd-scripted' | 'agentd-baseline' | 'agentd-native' | 'claude';
 
 export interface LaunchOptions {
   home: string;
@@ -82,6 +82,14 @@ export function agentdScriptedSubject(root: string, launch: AgentdLaunch = {}): 
       cwd: o.cwd,
     }),
   };
+}
+
+/**
+ * Another build of agentd (`--baseline <checkout>`: a worktree of an earlier commit, built), started as
+ * agentdScriptedSubject starts this one: for side-by-side rows of the same run (startup-ab).
+ */
+export function agentdBaselineSubject(root: string, label: string): Subject {
+  return { ...agentdScriptedSubject(root), id: 'agentd-baseline', label: `agentd ${label} (in-process scripted)` };
 }
 
 /** The native executable (scripts/build-native.mjs) against the loopback server, environment as agentdSubject's. */

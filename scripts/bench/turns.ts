@@ -12,7 +12,7 @@ export const warmTurn: Benchmark = {
     'one long-lived process: user frame written → `result` read, for a trivial one-reply turn (after 5 unmeasured warm-up turns). The loopback rows include the HTTP round trip; the conversation grows with every turn (each request carries the whole history), as it does for a real host.',
   async run(ctx) {
     const turns = ctx.quick ? 50 : 200;
-    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
+    const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'agentd-baseline', 'claude']);
     const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
       bench: 'warm-turn',
       metric: 'warm turn latency',

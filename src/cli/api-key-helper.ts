@@ -5,13 +5,14 @@
 // Failures are typed and explained: the helper timed out, could not start, exited non-zero, or printed nothing.
 // Its stderr is shown only redacted (util/secrets.ts) and truncated: a helper that echoes its secret (or the
 // previous key) to stderr must not put it in a log line or a result frame.
-import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import type { ApiKeySource } from '../model/auth.js';
 import { createRedactor } from '../util/secrets.js';
 
 export const DEFAULT_HELPER_TTL_MS = 5 * 60_000;
 /** Claude Code waits up to 10 minutes; a daemon answering a host should not. Override: AGENTD_API_KEY_HELPER_TIMEOUT_MS. */
 export const DEFAULT_HELPER_TIMEOUT_MS = 60_000;
+const lazyRequire = createRequire(import.meta.url);
 const MAX_OUTPUT = 64 * 1024;
 
 export type ApiKeyHelperFailure = 'timeout' | 'spawn' | 'exit' | 'empty' | 'output_too_large';
@@ -72,6 +73,8 @@ export class ApiKeyHelper implements ApiKeySource {
     const { command, where, timeoutMs } = this.opts;
     const label = `apiKeyHelper (${where})`;
     return new Promise<string>((resolve, reject) => {
+      // node:child_process required when a helper first runs, not at start-up (BENCHMARKS.md, start-up).
+      const { spawn } = lazyRequire('node:child_process') as typeof import('node:child_process');
       let child: ReturnType<typeof spawn>;
       try {
         child = spawn(command, { shell: true, cwd: this.opts.cwd, env: this.opts.env, stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32' });

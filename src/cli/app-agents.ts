@@ -1,6 +1,6 @@
 // Composition of the Agent tool: the subagents the loaders found (src/project/agents.ts: initialize.agents,
 // --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
-import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { createAgentTool } from '../agents/agent-tool.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
 import type { AgentDefinition } from '../agents/types.js';
@@ -46,9 +46,16 @@ export function installAgentTool(o: { definitions: readonly AgentDefinition[]; t
         ].join('\n');
         return buildSystemBlocks({ kind: 'custom', parts: [prompt, env] }, { cwd: s.cwd, platform: o.platform, date: '', model, additionalDirectories: s.additionalDirectories });
       },
-      newAgentId: () => `a${randomBytes(8).toString('hex')}`,
+      newAgentId: () => `a${agentIdBytes()}`,
       forwardText: () => false,
       logger: o.logger,
     }),
   );
+}
+
+// node:crypto required on the first Agent call, not at start-up (it costs a few ms of every start: BENCHMARKS.md).
+const lazyRequire = createRequire(import.meta.url);
+function agentIdBytes(): string {
+  const { randomBytes } = lazyRequire('node:crypto') as typeof import('node:crypto');
+  return randomBytes(8).toString('hex');
 }

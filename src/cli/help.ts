@@ -1,5 +1,5 @@
 // `agentd --help`: every flag, generated from the flag table so the two cannot drift apart.
-import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
+import { PROTOCOL_LEVEL } from '../../protocol/src/runtime.js';
 import { AGENTD_VERSION } from '../version.js';
 import { FLAGS } from './flags.js';
 import { SUBCOMMANDS } from './subcommands/index.js';

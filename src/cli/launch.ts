@@ -51,6 +51,12 @@ const WITH_BUNDLE: Record<string, () => void> = {
   },
   'agentd-tools.js': () => {
     require('node:child_process');
+    require('node:crypto');
+    require('node:fs/promises');
+  },
+  'agentd-log.js': () => {
+    require('node:assert');
+    require('node:worker_threads');
   },
 };
 

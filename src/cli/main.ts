@@ -1,6 +1,6 @@
 // agentd's entry point: claim stdout, parse flags, start the app, map signals to exit codes.
 import { homedir } from 'node:os';
-import { PROTOCOL_LEVEL } from '../../protocol/src/index.js';
+import { PROTOCOL_LEVEL } from '../../protocol/src/runtime.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { secretValues } from '../tools/environment.js';
 import { AbortReason } from '../util/abort.js';

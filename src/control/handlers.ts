@@ -1,7 +1,7 @@
 // The control requests agentd answers. Each handler validates, replies, and (through `after`) acts once the
 // reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
 // its system/status frame.
-import { ERROR_CODES, type ErrorCode, type InitializeRequest, type InitializeResponse, type McpAuthenticateResponse } from '../../protocol/src/index.js';
+import type { ErrorCode, InitializeRequest, InitializeResponse, McpAuthenticateResponse } from '../../protocol/src/index.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
 import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
@@ -67,7 +67,9 @@ function mcpOutcome(r: { error?: string; unknown?: boolean }): HandlerResult {
   return { ok: false, code: r.unknown ? 'invalid_request' : 'request_failed', error: r.error };
 }
 
-const isErrorCode = (x: unknown): x is ErrorCode => (ERROR_CODES as readonly unknown[]).includes(x);
+/** The codes an MCP OAuth refusal may carry (McpAuthError's). */
+const AUTH_CODES: readonly ErrorCode[] = ['invalid_request', 'request_failed', 'mcp_redirect_uri_unusable', 'mcp_client_registration_unavailable'];
+const isErrorCode = (x: unknown): x is ErrorCode => AUTH_CODES.some((c) => c === x);
 
 /** An MCP OAuth refusal: its message, and its `code` when it names a wire error code (else `request_failed`). */
 async function authOutcome(f: () => Promise<Record<string, unknown>>): Promise<HandlerResult> {

@@ -1,6 +1,7 @@
 // The initialize reply. `models` is never empty (claude-agent-acp uses models[0]); `default` resolves to the
 // launch model, and any other id is accepted by set_model because the endpoint decides what exists.
-import { type InitializeResponse, PROTOCOL_LEVEL } from '../../protocol/src/index.js';
+import type { InitializeResponse } from '../../protocol/src/index.js';
+import { PROTOCOL_LEVEL } from '../../protocol/src/runtime.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import { CAPABILITIES } from './projector.js';
 

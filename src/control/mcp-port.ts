@@ -2,7 +2,7 @@
 // server goes out as an `mcp_message` control request; the server's reply is the success response's
 // `mcp_response`. The MCP client above applies its own request timeouts; the deadline here bounds a host that
 // never answers at all.
-import { ElicitationResult } from '../../protocol/src/index.js';
+import { ElicitationResult } from '../../protocol/src/runtime.js';
 import type { McpMessagePort } from '../mcp/port.js';
 import type { ControlClient } from './outbound.js';
 

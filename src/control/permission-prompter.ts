@@ -1,7 +1,8 @@
 // can_use_tool: asks the host over the control channel. The answer is validated strictly (deny needs a
 // message); an error reply, a malformed answer, an answer about another call, a cancel or a closed channel all
 // reject, which the permission layer turns into a deny.
-import { type CanUseToolRequest, PermissionResult } from '../../protocol/src/index.js';
+import type { CanUseToolRequest } from '../../protocol/src/index.js';
+import { PermissionResult } from '../../protocol/src/runtime.js';
 import type { HostAnswer, PermissionPrompter, PromptRequest } from '../permissions/layer.js';
 import { ControlRequestError, type ControlClient, type RequestOptions } from './outbound.js';
 

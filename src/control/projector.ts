@@ -1,16 +1,6 @@
 // The only place that knows frame shapes: internal SessionEvents in, protocol frames out.
-import {
-  ASSISTANT_MESSAGE_ERRORS,
-  type AssistantFrame,
-  type AssistantMessageError,
-  type ErrorCode,
-  type InboundControlResponse,
-  PROTOCOL_LEVEL,
-  type ResultFrame,
-  type StreamEventFrame,
-  type SystemInitFrame,
-  type UserFrame,
-} from '../../protocol/src/index.js';
+import type { AssistantFrame, AssistantMessageError, ErrorCode, InboundControlResponse, ResultFrame, StreamEventFrame, SystemInitFrame, UserFrame } from '../../protocol/src/index.js';
+import { ASSISTANT_MESSAGE_ERRORS, PROTOCOL_LEVEL } from '../../protocol/src/runtime.js';
 import { RAW_JSON, type WithRaw } from '../model/types.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';

@@ -1,16 +1,8 @@
 // Routes inbound lines, strictly in order: parse once, classify, then dispatch on the literal tags. Every bad
 // input gets a typed answer (an error control_response when a request id is recoverable, a system
 // protocol_error frame otherwise) and a stderr log line that never echoes the line's content.
-import {
-  CONTROL_REQUEST_SCHEMAS,
-  type ErrorCode,
-  type InboundControlRequestEnvelope,
-  type InboundUserFrame,
-  SUPPORTED_CONTROL_SUBTYPES,
-  type SupportedControlSubtype,
-  classifyInbound,
-  parseControlPayload,
-} from '../../protocol/src/index.js';
+import type { ErrorCode, InboundControlRequestEnvelope, InboundUserFrame, SupportedControlSubtype } from '../../protocol/src/index.js';
+import { CONTROL_REQUEST_SCHEMAS, SUPPORTED_CONTROL_SUBTYPES, classifyInbound, parseControlPayload } from '../../protocol/src/runtime.js';
 import type { Logger } from '../log/logger.js';
 import type { LineEvent } from '../transport/line-reader.js';
 import { assertNever } from '../util/assert-never.js';

@@ -2,7 +2,7 @@
 // scrubbed from every line before it is written. pino is loaded on the first line actually logged: a normal
 // start logs nothing at the default level, and start-up latency is a product feature here.
 import { REDACTED, scrubSecrets } from '../util/secrets.js';
-import { createRequire } from 'node:module';
+import { loadPino } from './pino-load.js';
 import type pinoTypes from 'pino';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -50,7 +50,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     threshold: LEVEL_VALUES[opts.level],
     get() {
       if (real) return real;
-      const pino = createRequire(import.meta.url)('pino') as typeof pinoTypes;
+      const pino = loadPino();
       const dest =
         opts.stream ??
         (opts.file ? pino.destination({ dest: opts.file, sync: false, mkdir: true }) : pino.destination({ dest: 2, sync: false }));

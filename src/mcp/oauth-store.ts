@@ -4,10 +4,15 @@
 // write Claude Code's credentials file, so a grant is obtained once per tool. Entries are keyed as Claude Code
 // keys them: the server's name and a hash of its type, URL and headers, so a changed URL or header set never
 // reuses another server's tokens. Nothing here is ever logged.
-import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
+
+// node:crypto is required on first use: this module is in the start-up bundle, and crypto costs ~3 ms to load
+// (test/process/startup-modules.test.ts).
+const lazyRequire = createRequire(import.meta.url);
+const crypto = (): typeof import('node:crypto') => lazyRequire('node:crypto') as typeof import('node:crypto');
 
 const Entry = z.looseObject({
   serverName: z.string(),
@@ -32,7 +37,8 @@ export function oauthStorePath(configDir: string): string {
 
 /** Claude Code's key for a remote server's grant: `name|` + the first 16 hex digits of sha256({type,url,headers}). */
 export function oauthKey(name: string, config: { type: string; url: string; headers?: Record<string, string> | undefined }): string {
-  const hash = createHash('sha256')
+  const hash = crypto()
+    .createHash('sha256')
     .update(JSON.stringify({ type: config.type, url: config.url, headers: config.headers ?? {} }))
     .digest('hex')
     .slice(0, 16);
@@ -100,7 +106,7 @@ export class McpOAuthStore {
       rmSync(this.path, { force: true });
       return;
     }
-    const tmp = `${this.path}.${randomBytes(6).toString('hex')}.tmp`;
+    const tmp = `${this.path}.${crypto().randomBytes(6).toString('hex')}.tmp`;
     writeFileSync(tmp, `${JSON.stringify({ version: 1, servers }, null, 2)}\n`, { mode: 0o600 });
     // The mode given at creation is masked by the umask; chmod makes it exact before the file becomes visible.
     chmodSync(tmp, 0o600);

@@ -10,11 +10,15 @@
 // the others too, without a word; agentd says so). A file over the byte cap is cut and reported; a binary or
 // unreadable one is reported and skipped. A missing import target is skipped silently: `@name` in prose is
 // common.
-import { realpath } from 'node:fs/promises';
+import { realpath as realpathCb } from 'node:fs';
+import { promisify } from 'node:util';
 import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { importTargets } from './imports.js';
 import type { ProjectProblem } from './problems.js';
 import { readTextCapped } from './read-text.js';
+
+// Not node:fs/promises: see read-text.ts.
+const realpath = promisify(realpathCb);
 
 export type SettingSource = 'user' | 'project' | 'local';
 export type MemoryKind = 'user' | 'project' | 'local';

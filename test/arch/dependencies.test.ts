@@ -103,6 +103,42 @@ describe('architecture', () => {
     expect(bad).toEqual([]);
   });
 
+  it('the daemon evaluates only the run-time part of the protocol (protocol/src/runtime.ts and what it imports)', () => {
+    // Values from anywhere else in protocol/ would put the outbound frame schemas into the start-up bundle, and
+    // building them costs milliseconds of every start (runtime.ts). Types may come from index.ts: they are erased.
+    const valueImports = (text: string): string[] =>
+      [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:\{([^}]*)\}|[^'"]*?)\s*from\s+['"]([^'"]+)['"]/g)]
+        .filter((m) => m[1] === undefined || m[1].split(',').some((n) => n.trim() !== '' && !n.trim().startsWith('type ')))
+        .map((m) => m[2] as string);
+    const bad = sources
+      .filter((s) => s.path.startsWith('src/'))
+      .flatMap((f) => valueImports(f.text).map((i) => ({ f: f.path, t: target(f.path, i) })))
+      .filter(({ t }) => t.startsWith('protocol/') && t !== 'protocol/src/runtime.js')
+      .map(({ f, t }) => `${f} → ${t}`);
+    expect(bad).toEqual([]);
+    // The closure of runtime.ts inside protocol/.
+    const seen = new Set<string>();
+    const todo = ['protocol/src/runtime.ts'];
+    while (todo.length) {
+      const p = todo.pop() as string;
+      if (seen.has(p)) continue;
+      seen.add(p);
+      const text = sources.find((s) => s.path === p)?.text ?? '';
+      for (const i of valueImports(text)) if (i.startsWith('./')) todo.push(target(p, i).replace(/\.js$/, '.ts'));
+    }
+    expect([...seen].sort()).toEqual([
+      'protocol/src/assistant-errors.ts',
+      'protocol/src/control.ts',
+      'protocol/src/envelope.ts',
+      'protocol/src/hooks.ts',
+      'protocol/src/inbound.ts',
+      'protocol/src/mcp-auth.ts',
+      'protocol/src/permissions.ts',
+      'protocol/src/runtime.ts',
+      'protocol/src/user-frame.ts',
+    ]);
+  });
+
   it('the transport knows bytes and lines only', () => {
     const bad = sources
       .filter((s) => s.path.startsWith('src/transport/'))

@@ -30,6 +30,22 @@ describe('start-up loaders', () => {
     expect(await session('plain', cwd)).toEqual(tuned);
   }, 90_000);
 
+  it('each loader finds the log bundle (dist/agentd-log.js): a debug line is written as JSON on stderr', async () => {
+    for (const loader of ['vm-cache', 'compile-cache', 'plain']) {
+      const d = startDaemon({
+        args: [...STREAM_ARGS, '--scenario', 'builtin:demo', '--no-session-persistence', '--log-level', 'debug'],
+        cwd: tempDir('agentd-loaders-'),
+        env: baseEnv({ AGENTD_MODEL_PROVIDER: 'scripted', AGENTD_LOADER: loader }),
+      });
+      d.send(initializeFrame());
+      await d.waitFor((f) => f['type'] === 'control_response', 30_000);
+      d.endInput();
+      const { code } = await d.exited;
+      const first = d.stderr().split('\n')[0] ?? '';
+      expect({ loader, code, line: JSON.parse(first) as unknown }).toEqual({ loader, code: 0, line: expect.objectContaining({ name: 'agentd', level: 20 }) });
+    }
+  }, 90_000);
+
   it('chooses by AGENTD_LOADER, and compile-cache only where Node has it', () => {
     const has = (): undefined => undefined;
     expect(chooseLoader({}, has)).toBe('vm-cache');

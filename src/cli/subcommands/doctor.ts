@@ -2,7 +2,7 @@
 // (--check-endpoint), with a short timeout. Exit 0 when nothing failed (warnings allowed), 1 otherwise.
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { PROTOCOL_LEVEL } from '../../../protocol/src/index.js';
+import { PROTOCOL_LEVEL } from '../../../protocol/src/runtime.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../tools/sandbox/index.js';

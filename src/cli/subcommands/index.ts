@@ -3,7 +3,7 @@
 // never opens a transcript. As in Claude Code, the first positional word is a subcommand only without -p/--print
 // (with -p, `agentd -p doctor` is a prompt). Claude Code's other subcommands are recognised and refused, so
 // none of them turns into a prompt either.
-import { PROTOCOL_LEVEL } from '../../../protocol/src/index.js';
+import { PROTOCOL_LEVEL } from '../../../protocol/src/runtime.js';
 import type { ParsedArgs } from '../flags.js';
 import { AUTH_HELP, runAuth } from './auth.js';
 import { DOCTOR_HELP, runDoctor } from './doctor.js';

@@ -1,7 +1,7 @@
 // The Bash tool with real (short) processes: result shapes as Claude Code reports them, exit codes, merged
 // output, live progress, cd persistence, timeouts from the environment, concurrency safety and the schema.
 // The slow kill/abort/large-output cases are in test/process/bash-kill.test.ts.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type BashInput, createBashTool, resolveTimeouts } from '../../../src/tools/builtin/bash.js';
@@ -9,6 +9,7 @@ import { toApiSchema } from '../../../src/tools/registry.js';
 import { warmShellParser } from '../../../src/tools/shell/index.js';
 import type { ToolOutcome } from '../../../src/tools/tool.js';
 import { type BashHarness, bashHarness } from './bash-fixture.js';
+import { until } from '../../support/wait.js';
 
 let h: BashHarness;
 beforeEach(() => {
@@ -85,7 +86,13 @@ describe('Bash results', () => {
   });
 
   it('forwards output as it arrives', async () => {
-    await run({ command: 'echo first; sleep 0.2; echo second' });
+    // The command prints its second line only once the test has seen the first as progress (a marker file), so
+    // a busy machine cannot merge the two into one chunk: the first must arrive while the command still runs.
+    const marker = join(h.cwd, 'seen-first');
+    const done = run({ command: `echo first; while [ ! -e ${marker} ]; do sleep 0.01; done; echo second` });
+    await until(() => h.progress.length === 1, 'the first line as progress');
+    writeFileSync(marker, '');
+    await done;
     const texts = h.progress.map((p) => p.output);
     expect(texts).toEqual(['first\n', 'second\n']);
     expect(h.progress.every((p) => p.kind === 'output')).toBe(true);
