@@ -1,81 +1,17 @@
-// The ports of the executor's fixed pipeline. Hooks and permissions implement them (src/hooks, src/permissions);
-// the pass-through versions here keep every step in place when a session has neither.
-import type { DecisionMeta } from '../thread/events.js';
-import type { AnyTool, Approval, SharedToolContext } from '../tools/tool.js';
+// The pass-through implementations of the executor's pipeline ports (declared in tools/call-ports.ts, implemented
+// by src/hooks and src/permissions): they keep every step in place when a session has neither.
+import type { PermissionGate, ToolHooks } from '../tools/call-ports.js';
 
-export interface ToolCallInfo {
-  toolName: string;
-  toolUseId: string;
-  input: Record<string, unknown>;
-  /** An MCP tool's server and its config source (hooks' `mcp_server`, as Claude Code sends it). */
-  mcpServer?: { name: string; source: string };
-}
-
-export interface HookPermissionDecision {
-  behavior: 'allow' | 'deny' | 'ask';
-  reason?: string;
-  /** Which hook decided, for the result's metadata. */
-  source: string;
-}
-
-export interface PreToolUseResult {
-  decision?: HookPermissionDecision;
-  updatedInput?: Record<string, unknown>;
-  additionalContext?: string[];
-  /** A hook answered `continue: false`: the turn stops after this batch. */
-  stop?: { reason: string };
-}
-
-export interface PostToolUseResult {
-  additionalContext?: string[];
-  /** Replaces what the model sees for this call. */
-  updatedOutput?: unknown;
-  /** `decision: "block"` on PostToolUse: the reason is fed to the model alongside the result. */
-  blockReason?: string;
-  stop?: { reason: string };
-}
-
-export interface ToolHooks {
-  preToolUse(call: ToolCallInfo, signal: AbortSignal): Promise<PreToolUseResult>;
-  postToolUse(call: ToolCallInfo & { response: unknown; durationMs: number }, signal: AbortSignal): Promise<PostToolUseResult>;
-  postToolUseFailure(
-    call: ToolCallInfo & { error: string; isInterrupt: boolean; durationMs: number },
-    signal: AbortSignal,
-  ): Promise<PostToolUseResult>;
-}
-
-export type PermissionVerdict =
-  | {
-      behavior: 'allow';
-      updatedInput?: Record<string, unknown>;
-      meta: DecisionMeta;
-      /** Why the call may run (a command only the shell analyser approved runs in the read-only sandbox). */
-      approval: Approval;
-      /** The real path the decision was made for; the tool must open exactly this file. */
-      pinnedRealPath?: string;
-    }
-  | {
-      behavior: 'deny';
-      message: string;
-      /** The host asked to end the turn along with the deny. */
-      interrupt?: boolean;
-      meta: DecisionMeta;
-      /** Announce as system/permission_denied (an automatic deny, not a host's or a hook's answer). */
-      announce?: { reasonType: string; reason: string };
-    };
-
-export interface PermissionRequestInfo {
-  tool: AnyTool;
-  /** Input after schema validation and hook rewrites. */
-  input: Record<string, unknown>;
-  toolUseId: string;
-  hook: HookPermissionDecision | undefined;
-  shared: SharedToolContext;
-}
-
-export interface PermissionGate {
-  check(req: PermissionRequestInfo, signal: AbortSignal): Promise<PermissionVerdict>;
-}
+export type {
+  HookPermissionDecision,
+  PermissionGate,
+  PermissionRequestInfo,
+  PermissionVerdict,
+  PostToolUseResult,
+  PreToolUseResult,
+  ToolCallInfo,
+  ToolHooks,
+} from '../tools/call-ports.js';
 
 export const passThroughHooks: ToolHooks = {
   preToolUse: async () => ({}),

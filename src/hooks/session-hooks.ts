@@ -4,7 +4,7 @@
 // (PreToolUse, PermissionRequest) that fail otherwise — timeout, garbage output, a failed SDK callback — block
 // the call and say so, where Claude Code lets the call go on (agentd is stricter: the hook's verdict is
 // unknown); other hooks' failures are reported and do not change the outcome.
-import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../executor/pipeline.js';
+import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../tools/call-ports.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
 import type { TurnHooks } from './turn-hooks.js';
 import type { HookRun, HookRunner } from './runner.js';

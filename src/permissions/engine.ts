@@ -14,7 +14,7 @@
 // Rule paths (`./x`, `x/**`, `x`) anchor to the project (the session's original cwd; deny and ask rules also to
 // each --add-dir), never to the directory a shell `cd` moved to; Read deny rules also apply to the files a shell
 // command names (command-paths.ts).
-import type { HookPermissionDecision } from '../executor/pipeline.js';
+import type { HookPermissionDecision } from '../tools/call-ports.js';
 import type { AnyTool, Approval, PermissionSubject, SharedToolContext } from '../tools/tool.js';
 import {
   type CommandAnalyzer,

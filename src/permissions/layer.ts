@@ -1,7 +1,7 @@
 // The PermissionGate the executor calls: the engine's decision, then — for "ask" — the host (can_use_tool) raced
 // with PermissionRequest hooks, or an immediate deny when nobody can answer. Everything that goes wrong on the
 // way (an error reply, a cancelled request, a closed channel, a timeout) is a deny, reported as such.
-import type { PermissionGate, PermissionRequestInfo, PermissionVerdict } from '../executor/pipeline.js';
+import type { PermissionGate, PermissionRequestInfo, PermissionVerdict } from '../tools/call-ports.js';
 import type { Logger } from '../log/logger.js';
 import { childController } from '../util/abort.js';
 import { type Decision, type DecisionInput, type Suggestion, decide } from './engine.js';
