@@ -1,5 +1,5 @@
 // A remote MCP server answering 100 MB (issue 11, "Bad input"), over Streamable HTTP as a JSON body and as an
-// event stream: the call gets an is_error answer naming the server and the byte limit, the daemon stops reading
+// event stream, and over the legacy SSE transport's event stream: the call gets an is_error answer naming the server and the byte limit, the daemon stops reading
 // at the cap (the server could write only what the cap and the socket buffers took), the connection is redialled
 // and the next call works. The server is raw HTTP that writes the huge answer lazily, with backpressure, so what
 // it managed to write measures what the client read.
@@ -107,6 +107,73 @@ describe('a remote server answering 100 MB', () => {
       await hub.close();
     });
   }
+});
+
+/** The legacy SSE transport: GET /sse is the event stream (the `endpoint` event, then every answer); POST /messages is answered 202. */
+async function rawSseServer(): Promise<{ url: string; written: number[] }> {
+  const written: number[] = [];
+  let stream: ServerResponse | undefined;
+  const srv = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        stream = res;
+        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+        res.write('event: endpoint\ndata: /messages?sessionId=s1\n\n');
+        return;
+      }
+      const msg = await body(req);
+      res.writeHead(202).end();
+      const out = stream;
+      if (msg['id'] === undefined || !out) return;
+      const params = typeof msg['params'] === 'object' && msg['params'] !== null ? Object.fromEntries(Object.entries(msg['params'])) : {};
+      let result: unknown = {};
+      if (msg['method'] === 'initialize') result = { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'huge', version: '1' } };
+      else if (msg['method'] === 'tools/list') result = { tools: [{ name: 'big', inputSchema: { type: 'object' } }, { name: 'small', inputSchema: { type: 'object' } }] };
+      else if (msg['method'] === 'tools/call' && params['name'] === 'small') result = { content: [{ type: 'text', text: 'ok' }] };
+      else if (msg['method'] === 'tools/call') {
+        const head = `event: message\ndata: {"jsonrpc":"2.0","id":${JSON.stringify(msg['id'])},"result":{"content":[{"type":"text","text":"`;
+        let n = 0;
+        const chunk = Buffer.alloc(1024 * 1024, 'x');
+        const gone = new Promise<void>((r) => out.once('close', r));
+        let closed = false;
+        void gone.then(() => (closed = true));
+        out.write(head);
+        while (n < HUGE && !closed) {
+          const ok = out.write(chunk);
+          n += chunk.length;
+          if (!ok) await Promise.race([new Promise<void>((r) => out.once('drain', r)), gone]);
+        }
+        written.push(n);
+        if (!closed) out.write('"}]}}\n\n');
+        return;
+      }
+      out.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: msg['id'], result })}\n\n`);
+    })();
+  });
+  servers.push(srv);
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/sse`, written };
+}
+
+describe('a legacy SSE server answering 100 MB on its event stream', () => {
+  it('the call fails naming the server and the limit, reading stops at the cap, the server is redialled', async () => {
+    const { url, written } = await rawSseServer();
+    const tools = new ToolRegistry([]);
+    const hub = makeHub(tools, { redialDelaysMs: [10] });
+    hub.start();
+    hub.add([{ kind: 'remote', name: 'huge', source: 'dynamic', config: { type: 'sse', url } }]);
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'huge', status: 'connected', source: 'dynamic' }]);
+    await expect((tools.get('mcp__huge__big') as AnyTool).call({}, callCtx())).rejects.toThrow(
+      new RegExp(`^MCP server "huge" failed to run big: .*MCP server "huge" sent a message over the ${MAX_STDIO_MESSAGE_BYTES}-byte limit`),
+    );
+    await until(() => written.length === 1, 'the server to stop writing');
+    expect(written[0]).toBeLessThan(HUGE);
+    await until(() => hub.initList()[0]?.status === 'connected' && tools.get('mcp__huge__small') !== undefined, 'the redial');
+    expect((await (tools.get('mcp__huge__small') as AnyTool).call({}, callCtx())).content).toBe('ok');
+    await hub.close();
+  });
 });
 
 describe('boundedBody', () => {
