@@ -2,7 +2,7 @@
 // excluded: a model that answers at once stands in for it, but the request is serialised as the HTTP client would
 // (that is the daemon's work), and the thread is replaced and recorded. In-process; agentd only.
 import { compactThread } from '../../src/compaction/compact.js';
-import { estimateTokens } from '../../src/compaction/prune.js';
+import { messageTokens as estimateTokens } from '../../src/model/token-estimate.js';
 import type { ModelClient, ModelRequest, RawStreamEvent } from '../../src/model/types.js';
 import { nullRecorder } from '../../src/thread/recorder.js';
 import { Thread } from '../../src/thread/thread.js';

@@ -2,11 +2,10 @@
 // proxy (test/support/connect-proxy.ts, in the bench process). Measures what a proxied model call costs (undici's
 // dispatcher and agentd's tunnel, src/net/) next to warm-turn's node:http fast path.
 import { startConnectProxy } from '../../test/support/connect-proxy.js';
-import { initialize, perSubject, place, start, turn, using } from './session.js';
+import { perSubject, place, start, using } from './session.js';
 import { SHORT_REPLY } from './startup.js';
-import { summarize } from './stats.js';
-import type { Subject } from './subjects.js';
-import { type Benchmark, type Row, agentdTarget } from './types.js';
+import { warmTurnRow } from './turns.js';
+import { type Benchmark, rowBase } from './types.js';
 
 export const warmTurnProxy: Benchmark = {
   name: 'warm-turn-proxy',
@@ -15,28 +14,15 @@ export const warmTurnProxy: Benchmark = {
   async run(ctx) {
     const turns = ctx.quick ? 50 : 200;
     const subjects = ctx.subjects(['agentd']);
-    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
-      bench: 'warm-turn-proxy',
-      metric: 'warm turn latency via CONNECT proxy',
-      subject: s.label,
-      unit: 'ms',
-      ...agentdTarget(s, '<=', 3),
-    });
+    const base = rowBase({ bench: 'warm-turn-proxy', metric: 'warm turn latency via CONNECT proxy', unit: 'ms', target: { op: '<=', value: 3 } });
     const proxy = await startConnectProxy();
     try {
       return await ctx.withLoopback(SHORT_REPLY, (server) =>
         perSubject(ctx, subjects, base, (s) =>
           using(start(s, place(ctx, 'warm-turn-proxy', s), { baseUrl: server.url, env: { HTTP_PROXY: proxy.url } }), async (p) => {
-            await initialize(p);
-            for (let i = 0; i < 5; i++) await turn(p, `warm-up ${i}`);
-            const times: number[] = [];
-            for (let i = 0; i < turns; i++) {
-              const { sentAt, result } = await turn(p, `turn ${i}`);
-              times.push(result.at - sentAt);
-            }
+            const row = await warmTurnRow(p, base(s), turns);
             if (proxy.connects.length === 0) throw new Error('the proxy saw no CONNECT: the turns did not go through it');
-            const st = summarize(times);
-            return { ...base(s), n: st.n, nLabel: 'turns', median: st.median, p90: st.p90 };
+            return row;
           }),
         ),
       );

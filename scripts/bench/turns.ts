@@ -1,10 +1,26 @@
 // Long-lived process benchmarks: warm turn latency and idle memory.
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BenchProc } from './proc.js';
 import { initialize, perSubject, place, start, turn, using } from './session.js';
 import { SHORT_REPLY } from './startup.js';
 import { summarize } from './stats.js';
-import type { Subject } from './subjects.js';
-import { type Benchmark, type Row, agentdTarget } from './types.js';
+import { type Benchmark, type Row, type RowBase, rowBase } from './types.js';
+
+/**
+ * The warm-turn harness (warm-turn, warm-turn-proxy): 5 unmeasured warm-up turns, then `turns` trivial turns,
+ * each measured from the user frame written to the `result` read.
+ */
+export async function warmTurnRow(p: BenchProc, base: RowBase, turns: number): Promise<Row> {
+  await initialize(p);
+  for (let i = 0; i < 5; i++) await turn(p, `warm-up ${i}`);
+  const times: number[] = [];
+  for (let i = 0; i < turns; i++) {
+    const { sentAt, result } = await turn(p, `turn ${i}`);
+    times.push(result.at - sentAt);
+  }
+  const st = summarize(times);
+  return { ...base, n: st.n, nLabel: 'turns', median: st.median, p90: st.p90 };
+}
 
 export const warmTurn: Benchmark = {
   name: 'warm-turn',
@@ -13,27 +29,9 @@ export const warmTurn: Benchmark = {
   async run(ctx) {
     const turns = ctx.quick ? 50 : 200;
     const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'agentd-baseline', 'claude']);
-    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
-      bench: 'warm-turn',
-      metric: 'warm turn latency',
-      subject: s.label,
-      unit: 'ms',
-      ...agentdTarget(s, '<=', 2),
-    });
+    const base = rowBase({ bench: 'warm-turn', metric: 'warm turn latency', unit: 'ms', target: { op: '<=', value: 2 } });
     return ctx.withLoopback(SHORT_REPLY, (server) =>
-      perSubject(ctx, subjects, base, (s) =>
-        using(start(s, place(ctx, 'warm-turn', s), s.usesLoopback ? { baseUrl: server.url } : {}), async (p) => {
-          await initialize(p);
-          for (let i = 0; i < 5; i++) await turn(p, `warm-up ${i}`);
-          const times: number[] = [];
-          for (let i = 0; i < turns; i++) {
-            const { sentAt, result } = await turn(p, `turn ${i}`);
-            times.push(result.at - sentAt);
-          }
-          const st = summarize(times);
-          return { ...base(s), n: st.n, nLabel: 'turns', median: st.median, p90: st.p90 };
-        }),
-      ),
+      perSubject(ctx, subjects, base, (s) => using(start(s, place(ctx, 'warm-turn', s), s.usesLoopback ? { baseUrl: server.url } : {}), (p) => warmTurnRow(p, base(s), turns))),
     );
   },
 };
@@ -44,13 +42,7 @@ export const idleRss: Benchmark = {
   async run(ctx) {
     const runs = ctx.quick ? 1 : 3;
     const subjects = ctx.subjects(['agentd', 'agentd-scripted', 'claude']);
-    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
-      bench: 'idle-rss',
-      metric: 'idle RSS after one turn',
-      subject: s.label,
-      unit: 'MiB',
-      ...agentdTarget(s, '<=', 65),
-    });
+    const base = rowBase({ bench: 'idle-rss', metric: 'idle RSS after one turn', unit: 'MiB', target: { op: '<=', value: 65 } });
     return ctx.withLoopback(SHORT_REPLY, (server) =>
       perSubject(ctx, subjects, base, async (s) => {
         const where = place(ctx, 'idle-rss', s);

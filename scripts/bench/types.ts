@@ -65,3 +65,10 @@ export function failedRow(base: Omit<Row, 'n' | 'median' | 'failed'>, err: unkno
 export function agentdTarget(subject: { id: string }, op: Target['op'], value: number): Pick<Row, 'target'> {
   return subject.id === 'claude' ? {} : { target: { op, value } };
 }
+
+export type RowBase = Omit<Row, 'n' | 'median' | 'failed'>;
+
+/** The fixed part of a benchmark's rows, per subject: `target` is agentd's (Claude Code's rows carry none). */
+export function rowBase(r: { bench: string; metric: string; unit: string; target?: Target }): (s: { id: string; label: string }) => RowBase {
+  return (s) => ({ bench: r.bench, metric: r.metric, subject: s.label, unit: r.unit, ...(r.target ? agentdTarget(s, r.target.op, r.target.value) : {}) });
+}

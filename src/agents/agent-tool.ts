@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import type { SystemBlock } from '../model/types.js';
 import type { Toolset } from '../session/loop.js';
+import { resolveModelName } from '../model/aliases.js';
 import type { NestedLoopOutcome, NestedLoopSpec } from '../session/nested.js';
 import type { AnyTool, Tool } from '../tools/tool.js';
 import type { AgentDefinition } from './types.js';
@@ -12,8 +13,6 @@ import type { AgentDefinition } from './types.js';
 export const AGENT_TOOL_NAME = 'Agent';
 /** Tools a subagent never gets: no recursion (Claude Code's depth cap for foreground agents is one level). */
 const NEVER_FOR_SUBAGENTS: ReadonlySet<string> = new Set([AGENT_TOOL_NAME, 'StructuredOutput']);
-/** Model aliases the Agent tool's `model` accepts, and the ids agentd maps them to. */
-const MODEL_ALIASES: Readonly<Record<string, string>> = { sonnet: 'claude-sonnet-4-5', opus: 'claude-opus-5-5', haiku: 'claude-haiku-4-5', fable: 'claude-fable-5-2' };
 
 export const AgentInput = z.strictObject({
   description: z.string(),
@@ -89,9 +88,7 @@ function toolset(tools: readonly AnyTool[]): Toolset {
 }
 
 function modelFor(input: AgentInput, def: AgentDefinition, parent: string): string {
-  const m = input.model ?? def.model;
-  if (m === undefined || m === 'inherit') return parent;
-  return MODEL_ALIASES[m] ?? m;
+  return resolveModelName(input.model ?? def.model) ?? parent;
 }
 
 export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string> {

@@ -64,7 +64,7 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     if (warnings.length === 0) return;
     // After the reply that is being written now: the host hears of it, the session starts regardless.
     setImmediate(() => {
-      for (const w of warnings) void x.emit({ type: 'notice', level: 'warning', text: w.message, path: w.file });
+      for (const w of warnings) void x.emit({ type: 'file_warning', file: 'project', message: w.message, path: w.file });
     });
   };
 

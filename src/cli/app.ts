@@ -25,7 +25,6 @@ import { childEnvironment, secretValues } from '../tools/environment.js';
 import { createRedactor } from '../util/secrets.js';
 import { persistUpdate, settingsPaths, trustStorePath } from './settings.js';
 import { configFrom } from './app-config.js';
-import { configWarningFrames } from '../control/config-warnings.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { emptyTurnUsage } from '../session/usage.js';
@@ -306,7 +305,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   session.ledger.restore(opened.restoredModelUsage);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
-  for (const f of configWarningFrames(config.settings.problems, { sessionId, newUuid })) queueMicrotask(() => void out.write(f));
+  for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): InitializeResponse => {

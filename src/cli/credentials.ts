@@ -5,6 +5,7 @@
 // Precedence, as Claude Code documents it: a cloud provider (CLAUDE_CODE_USE_BEDROCK, then _FOUNDRY, then _VERTEX,
 // Claude Code's order) uses that provider's credentials; otherwise ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY
 // (both sent when both are set, as Claude Code 2.1.330), then apiKeyHelper, then CLAUDE_CODE_OAUTH_TOKEN.
+import { type ProviderEnv, readProviderEnv } from '../config/env.js';
 import type { ModelAuth } from '../model/auth.js';
 import { bedrockRegionPrefix } from '../model/providers/model-ids.js';
 import type { ProviderConfig } from '../model/providers/types.js';
@@ -34,14 +35,12 @@ export interface ModelSetup {
   helper: ApiKeyHelperSetting | undefined;
 }
 
-const set = (env: Env, name: string): boolean => (env[name] ?? '') !== '';
-export const truthy = (env: Env, name: string): boolean => /^(1|true|yes|on)$/i.test((env[name] ?? '').trim());
-
 /** The cloud provider the environment selects (Claude Code's order), or firstParty. */
 export function selectedProvider(env: Env): ApiProvider {
-  if (truthy(env, 'CLAUDE_CODE_USE_BEDROCK')) return 'bedrock';
-  if (truthy(env, 'CLAUDE_CODE_USE_FOUNDRY')) return 'foundry';
-  if (truthy(env, 'CLAUDE_CODE_USE_VERTEX')) return 'vertex';
+  const use = readProviderEnv(env).use;
+  if (use.bedrock) return 'bedrock';
+  if (use.foundry) return 'foundry';
+  if (use.vertex) return 'vertex';
   return 'firstParty';
 }
 
@@ -59,18 +58,18 @@ export interface HelperRuntime {
  */
 export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefined, runtime?: HelperRuntime): ModelSetup {
   const kind = selectedProvider(env);
-  const opt = (name: string): string | undefined => env[name] || undefined;
+  const e = readProviderEnv(env);
   switch (kind) {
     case 'bedrock': {
-      const region = opt('AWS_REGION') ?? opt('AWS_DEFAULT_REGION') ?? 'us-east-1';
+      const region = e.bedrock.region ?? 'us-east-1';
       return {
         provider: {
           kind,
           region,
-          baseURL: opt('ANTHROPIC_BEDROCK_BASE_URL') ?? opt('AWS_ENDPOINT_URL_BEDROCK_RUNTIME') ?? opt('AWS_ENDPOINT_URL'),
-          skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_BEDROCK_AUTH'),
-          bearerToken: opt('AWS_BEARER_TOKEN_BEDROCK'),
-          regionPrefix: bedrockRegionPrefix(region, opt('ANTHROPIC_BEDROCK_REGION_PREFIX')),
+          baseURL: e.bedrock.baseUrl,
+          skipAuth: e.bedrock.skipAuth,
+          bearerToken: e.bedrock.bearerToken,
+          regionPrefix: bedrockRegionPrefix(region, e.bedrock.regionPrefix),
         },
         account: { apiProvider: kind },
         credentials: [],
@@ -81,20 +80,17 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
       return {
         provider: {
           kind,
-          region: opt('CLOUD_ML_REGION')?.trim() || 'us-east5',
-          projectId: opt('ANTHROPIC_VERTEX_PROJECT_ID'),
-          baseURL: opt('ANTHROPIC_VERTEX_BASE_URL'),
-          skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_VERTEX_AUTH'),
+          region: e.vertex.region?.trim() || 'us-east5',
+          projectId: e.vertex.projectId,
+          baseURL: e.vertex.baseUrl,
+          skipAuth: e.vertex.skipAuth,
         },
         account: { apiProvider: kind },
         credentials: [],
         helper: undefined,
       };
     case 'foundry': {
-      const skipAuth = truthy(env, 'CLAUDE_CODE_SKIP_FOUNDRY_AUTH');
-      const apiKey = opt('ANTHROPIC_FOUNDRY_API_KEY');
-      const baseURL = opt('ANTHROPIC_FOUNDRY_BASE_URL');
-      const resource = opt('ANTHROPIC_FOUNDRY_RESOURCE');
+      const { skipAuth, apiKey, baseUrl: baseURL, resource } = e.foundry;
       if (!baseURL && !resource) {
         throw new StartupError('provider_config_invalid', 'CLAUDE_CODE_USE_FOUNDRY is set but neither ANTHROPIC_FOUNDRY_RESOURCE nor ANTHROPIC_FOUNDRY_BASE_URL names the Foundry resource.');
       }
@@ -115,9 +111,7 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
     case 'firstParty':
       break;
   }
-  const apiKey = opt('ANTHROPIC_API_KEY');
-  const authToken = opt('ANTHROPIC_AUTH_TOKEN');
-  const oauth = opt('CLAUDE_CODE_OAUTH_TOKEN');
+  const { apiKey, authToken, oauthToken: oauth } = e.anthropic;
   const credentials: CredentialSource[] = [];
   let auth: ModelAuth;
   let account: AccountReport;
@@ -130,7 +124,7 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
   } else if (helper) {
     credentials.push('apiKeyHelper');
     used = helper;
-    auth = runtime ? { kind: 'helper', source: helperSource(env, helper, runtime) } : { kind: 'none' };
+    auth = runtime ? { kind: 'helper', source: helperSource(e, helper, runtime) } : { kind: 'none' };
     account = { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource: 'apiKeyHelper' };
   } else if (oauth !== undefined) {
     credentials.push('CLAUDE_CODE_OAUTH_TOKEN');
@@ -140,24 +134,24 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
     auth = { kind: 'none' };
     account = { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource: 'none' };
   }
-  return { provider: { kind: 'firstParty', baseURL: opt('ANTHROPIC_BASE_URL'), auth }, account, credentials, helper: used };
+  return { provider: { kind: 'firstParty', baseURL: e.anthropic.baseUrl, auth }, account, credentials, helper: used };
 }
 
-function envMs(env: Env, name: string, fallback: number): number {
-  const v = env[name]?.trim();
+function envMs({ name, value }: { name: string; value: string | undefined }, fallback: number): number {
+  const v = value?.trim();
   if (v === undefined || v === '') return fallback;
   if (!/^\d+$/.test(v)) throw new StartupError('config_env_invalid', `${name}=${v} is not a whole number of milliseconds.`);
   return Number(v);
 }
 
-function helperSource(env: Env, helper: ApiKeyHelperSetting, runtime: HelperRuntime): ApiKeyHelper {
+function helperSource(e: ProviderEnv, helper: ApiKeyHelperSetting, runtime: HelperRuntime): ApiKeyHelper {
   return new ApiKeyHelper({
     command: helper.command,
     where: helper.where,
     cwd: runtime.cwd,
     env: runtime.childEnv,
-    ttlMs: envMs(env, 'CLAUDE_CODE_API_KEY_HELPER_TTL_MS', DEFAULT_HELPER_TTL_MS),
-    timeoutMs: envMs(env, 'AGENTD_API_KEY_HELPER_TIMEOUT_MS', DEFAULT_HELPER_TIMEOUT_MS),
+    ttlMs: envMs(e.helper.ttlMs, DEFAULT_HELPER_TTL_MS),
+    timeoutMs: envMs(e.helper.timeoutMs, DEFAULT_HELPER_TIMEOUT_MS),
     secrets: runtime.secrets,
   });
 }
@@ -167,4 +161,3 @@ export function hasCredentials(s: ModelSetup): boolean {
   return s.provider.kind !== 'firstParty' || s.credentials.length > 0;
 }
 
-export { set as envSet };

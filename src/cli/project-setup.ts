@@ -1,6 +1,6 @@
 // Wires the project context (src/project: memory files, output styles, nested CLAUDE.md, @file mentions) into
 // the daemon. Problems with a project file are logged at once (stderr, naming the file) and reported to the host
-// as `system/informational` warning frames once the session has started, never before the `initialize` answer.
+// as `file_warning` events (Claude Code's `system/informational` warning frames on the wire) once the session has started, never before the `initialize` answer.
 import { homedir } from 'node:os';
 import type { InboundUserFrame } from '../../protocol/src/index.js';
 import type { Logger } from '../log/logger.js';
@@ -29,12 +29,12 @@ export function setUpProject(d: {
   outputStyle: string | undefined;
   additionalDirectories: () => readonly string[];
   logger: Logger;
-  emit: (ev: Extract<SessionEvent, { type: 'informational' }>) => void;
+  emit: (ev: Extract<SessionEvent, { type: 'file_warning' }>) => void;
 }): ProjectSetup {
   let started = false;
   const held: ProjectProblem[] = [];
   const report = (p: ProjectProblem): void => {
-    d.emit({ type: 'informational', level: 'warning', content: p.message });
+    d.emit({ type: 'file_warning', file: 'context', message: p.message, path: p.file });
   };
   const project = new ProjectContext({
     cwd: d.cwd,

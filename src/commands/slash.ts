@@ -2,6 +2,7 @@
 // local run attached (QueuedInput.command) and is handled in the session's queue, in order. Built-ins answer
 // locally; custom commands and skills expand into the turn the model receives; an unknown `/word` reaches the
 // model as typed with a reminder that no such command exists (as Claude Code does).
+import { resolveModelName } from '../model/aliases.js';
 import type { UserBlock } from '../model/types.js';
 import type { CustomCommand, Skill } from '../project/index.js';
 import { skillBody } from '../project/index.js';
@@ -84,7 +85,9 @@ export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput
           signal: ctx.signal,
         });
         if (!expanded.ok) return { kind: 'error', command: name, message: expanded.message };
-        return { kind: 'turn', content: [...expanded.content, ...lead.rest] };
+        // The file's `model` runs this turn only (Claude Code 2.1.330; the next turn is on the session's model).
+        const model = resolveModelName((custom ?? (skill as Skill)).model);
+        return { kind: 'turn', content: [...expanded.content, ...lead.rest], ...(model ? { model } : {}) };
       },
     };
   }

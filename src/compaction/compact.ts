@@ -9,7 +9,8 @@ import type { SessionEvent } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
 import { SUMMARY_RESERVE_TOKENS } from './policy.js';
 import { continuationText, extractSummary, summaryRequestMessages } from './prompt.js';
-import { clearOldToolResults, estimateTokens } from './prune.js';
+import { messageTokens as estimateTokens } from '../model/token-estimate.js';
+import { clearOldToolResults } from './prune.js';
 
 export type CompactTrigger = 'manual' | 'auto';
 

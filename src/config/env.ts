@@ -99,3 +99,69 @@ export function readEnv(env: Env): EnvConfig {
     usageFrames: env['AGENTD_USAGE_FRAMES'] === '1',
   };
 }
+
+const truthy = (env: Env, name: string): boolean => /^(1|true|yes|on)$/i.test((env[name] ?? '').trim());
+
+/** The model provider's variables, Claude Code's names; cli/credentials.ts resolves them with the settings. Empty is unset. */
+export interface ProviderEnv {
+  /** CLAUDE_CODE_USE_BEDROCK / _FOUNDRY / _VERTEX (1, true, yes, on). */
+  use: { bedrock: boolean; foundry: boolean; vertex: boolean };
+  anthropic: { apiKey: string | undefined; authToken: string | undefined; baseUrl: string | undefined; oauthToken: string | undefined };
+  bedrock: {
+    /** AWS_REGION, else AWS_DEFAULT_REGION. */
+    region: string | undefined;
+    /** ANTHROPIC_BEDROCK_BASE_URL, else AWS_ENDPOINT_URL_BEDROCK_RUNTIME, else AWS_ENDPOINT_URL. */
+    baseUrl: string | undefined;
+    skipAuth: boolean;
+    bearerToken: string | undefined;
+    regionPrefix: string | undefined;
+  };
+  vertex: { region: string | undefined; projectId: string | undefined; baseUrl: string | undefined; skipAuth: boolean };
+  foundry: { apiKey: string | undefined; baseUrl: string | undefined; resource: string | undefined; skipAuth: boolean };
+  /** The apiKeyHelper's timings, as written (cli/credentials.ts refuses a value that is not whole milliseconds). */
+  helper: { ttlMs: { name: string; value: string | undefined }; timeoutMs: { name: string; value: string | undefined } };
+}
+
+export function readProviderEnv(env: Env): ProviderEnv {
+  const raw = (name: string): { name: string; value: string | undefined } => ({ name, value: env[name] });
+  return {
+    use: { bedrock: truthy(env, 'CLAUDE_CODE_USE_BEDROCK'), foundry: truthy(env, 'CLAUDE_CODE_USE_FOUNDRY'), vertex: truthy(env, 'CLAUDE_CODE_USE_VERTEX') },
+    anthropic: { apiKey: str(env, 'ANTHROPIC_API_KEY'), authToken: str(env, 'ANTHROPIC_AUTH_TOKEN'), baseUrl: str(env, 'ANTHROPIC_BASE_URL'), oauthToken: str(env, 'CLAUDE_CODE_OAUTH_TOKEN') },
+    bedrock: {
+      region: str(env, 'AWS_REGION') ?? str(env, 'AWS_DEFAULT_REGION'),
+      baseUrl: str(env, 'ANTHROPIC_BEDROCK_BASE_URL') ?? str(env, 'AWS_ENDPOINT_URL_BEDROCK_RUNTIME') ?? str(env, 'AWS_ENDPOINT_URL'),
+      skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_BEDROCK_AUTH'),
+      bearerToken: str(env, 'AWS_BEARER_TOKEN_BEDROCK'),
+      regionPrefix: str(env, 'ANTHROPIC_BEDROCK_REGION_PREFIX'),
+    },
+    vertex: { region: str(env, 'CLOUD_ML_REGION'), projectId: str(env, 'ANTHROPIC_VERTEX_PROJECT_ID'), baseUrl: str(env, 'ANTHROPIC_VERTEX_BASE_URL'), skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_VERTEX_AUTH') },
+    foundry: { apiKey: str(env, 'ANTHROPIC_FOUNDRY_API_KEY'), baseUrl: str(env, 'ANTHROPIC_FOUNDRY_BASE_URL'), resource: str(env, 'ANTHROPIC_FOUNDRY_RESOURCE'), skipAuth: truthy(env, 'CLAUDE_CODE_SKIP_FOUNDRY_AUTH') },
+    helper: { ttlMs: raw('CLAUDE_CODE_API_KEY_HELPER_TTL_MS'), timeoutMs: raw('AGENTD_API_KEY_HELPER_TIMEOUT_MS') },
+  };
+}
+
+/** The network variables Claude Code reads (net/config.ts checks and resolves them). '' = unset. */
+export interface NetEnv {
+  /** HTTP_PROXY / HTTPS_PROXY / NO_PROXY, either case; the lower-case one wins, as curl and undici. */
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+  clientCert: string;
+  clientKey: string;
+  clientKeyPassphrase: string | undefined;
+  /** NODE_EXTRA_CA_CERTS: Node itself applies it; reported by `auth status`. */
+  extraCaCerts: string | undefined;
+}
+
+export function readNetEnv(env: Env): NetEnv {
+  const pick = (name: string): string => env[name.toLowerCase()] || env[name] || '';
+  return {
+    httpProxy: pick('HTTP_PROXY'),
+    httpsProxy: pick('HTTPS_PROXY'),
+    noProxy: pick('NO_PROXY'),
+    clientCert: env['CLAUDE_CODE_CLIENT_CERT'] || '',
+    clientKey: env['CLAUDE_CODE_CLIENT_KEY'] || '',
+    clientKeyPassphrase: str(env, 'CLAUDE_CODE_CLIENT_KEY_PASSPHRASE'),
+    extraCaCerts: str(env, 'NODE_EXTRA_CA_CERTS'),
+  };
+}

@@ -1,12 +1,13 @@
 // `get_context_usage`: Claude Code's context breakdown (SDKControlGetContextUsageResponse), estimated locally.
 // Claude Code counts each category with the token-count API (`detail:"full"`) or from the last response plus
 // local estimates (`"summary"`); agentd makes no API call for either. Each category is estimated at about four
-// characters a token (the rule its scripted model and its usage fallbacks use); the total is the API's own count
+// characters a token (model/token-estimate.ts: the rule automatic compaction and the scripted model use); the total is the API's own count
 // of the last request (its usage: input, cache reads and writes, plus the answer) and an estimate of what was
 // appended since, when a model call has happened (`agentd_estimate: "api_plus_estimate"`). Categories, ids and
 // colours are Claude Code's: system prompt, system tools, MCP tools, memory files, messages, free space. The
 // window comes from session/context-window.ts.
 import type { GetContextUsageResponse } from '../../protocol/src/index.js';
+import { type CallTokens, IMAGE_TOKENS, callTokens, contextTokens, tokensForChars, toolResultChars, valueTokens } from '../model/token-estimate.js';
 import type { ApiMessage, SystemBlock, ToolDefinition } from '../model/types.js';
 import { contextWindowFor } from '../session/context-window.js';
 
@@ -23,7 +24,7 @@ export interface ContextSnapshot {
   /** The size at which the thread is compacted automatically; undefined: no automatic compaction. */
   autoCompactThreshold?: number;
   /** The usage the API reported for the last model call of the session, if any. */
-  lastCall?: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number };
+  lastCall?: CallTokens;
 }
 
 /** Where the last assistant message is: what the last model call answered (everything up to it was counted by the API). */
@@ -32,17 +33,8 @@ function lastAssistantIndex(messages: readonly ApiMessage[]): number {
   return -1;
 }
 
-const CHARS_PER_TOKEN = 4;
 const GRID_ROWS = 10;
 const GRID_COLUMNS = 10;
-
-function tokensOf(chars: number): number {
-  return Math.ceil(chars / CHARS_PER_TOKEN);
-}
-
-function textTokens(value: unknown): number {
-  return tokensOf(typeof value === 'string' ? value.length : JSON.stringify(value ?? '').length);
-}
 
 /** A block's field whatever its variant (the blocks are typed data, several variants with open shapes). */
 function field(block: object, key: string): unknown {
@@ -73,30 +65,30 @@ function breakdownOf(messages: readonly ApiMessage[]): Breakdown {
   const attachments = new Map<string, number>();
   for (const m of messages) {
     if (typeof m.content === 'string') {
-      b.userMessageTokens += textTokens(m.content);
+      b.userMessageTokens += valueTokens(m.content);
       continue;
     }
     for (const block of m.content) {
       switch (block.type) {
         case 'text':
-          if (m.role === 'user') b.userMessageTokens += textTokens(field(block, 'text'));
-          else b.assistantMessageTokens += textTokens(field(block, 'text'));
+          if (m.role === 'user') b.userMessageTokens += valueTokens(field(block, 'text'));
+          else b.assistantMessageTokens += valueTokens(field(block, 'text'));
           break;
         case 'thinking':
-          b.assistantMessageTokens += textTokens(field(block, 'thinking'));
+          b.assistantMessageTokens += valueTokens(field(block, 'thinking'));
           break;
         case 'tool_use': {
           const rawName = field(block, 'name');
           const name = typeof rawName === 'string' ? rawName : 'unknown';
           const id = field(block, 'id');
           if (typeof id === 'string') toolNames.set(id, name);
-          const n = textTokens(name) + textTokens(field(block, 'input'));
+          const n = valueTokens(name) + valueTokens(field(block, 'input'));
           b.toolCallTokens += n;
           perTool(name).callTokens += n;
           break;
         }
         case 'tool_result': {
-          const n = textTokens(field(block, 'content'));
+          const n = tokensForChars(toolResultChars(field(block, 'content')));
           b.toolResultTokens += n;
           const id = field(block, 'tool_use_id');
           perTool((typeof id === 'string' ? toolNames.get(id) : undefined) ?? 'unknown').resultTokens += n;
@@ -104,13 +96,13 @@ function breakdownOf(messages: readonly ApiMessage[]): Breakdown {
         }
         case 'image':
         case 'document': {
-          const n = textTokens(block);
+          const n = IMAGE_TOKENS;
           b.attachmentTokens += n;
           attachments.set(block.type, (attachments.get(block.type) ?? 0) + n);
           break;
         }
         default:
-          b.unattributedTokens += textTokens(block);
+          b.unattributedTokens += valueTokens(block);
       }
     }
   }
@@ -147,15 +139,15 @@ function grid(categories: readonly Category[], maxTokens: number): Square[][] {
 
 export function estimateContextUsage(s: ContextSnapshot): GetContextUsageResponse {
   const maxTokens = contextWindowFor(s.model, s.betas ?? []);
-  const systemPromptSections = s.system.map((b, i) => ({ name: i === 0 ? 'System prompt' : `System prompt part ${i + 1}`, tokens: textTokens(b.text) }));
+  const systemPromptSections = s.system.map((b, i) => ({ name: i === 0 ? 'System prompt' : `System prompt part ${i + 1}`, tokens: valueTokens(b.text) }));
   const isMcp = (name: string): boolean => name.startsWith('mcp__');
-  const systemTools = s.tools.filter((t) => !isMcp(t.name)).map((t) => ({ name: t.name, tokens: textTokens(t) }));
-  const mcpTools = s.tools.filter((t) => isMcp(t.name)).map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: textTokens(t), isLoaded: true }));
+  const systemTools = s.tools.filter((t) => !isMcp(t.name)).map((t) => ({ name: t.name, tokens: valueTokens(t) }));
+  const mcpTools = s.tools.filter((t) => isMcp(t.name)).map((t) => ({ name: t.name, serverName: t.name.split('__')[1] ?? '', tokens: valueTokens(t), isLoaded: true }));
   const memoryText = new Set((s.memoryFiles ?? []).map((f) => f.text));
-  const memoryFiles = (s.memoryFiles ?? []).map((f) => ({ path: f.path, type: f.kind === 'user' ? 'User' : f.kind === 'local' ? 'Local' : 'Project', tokens: textTokens(f.text) }));
+  const memoryFiles = (s.memoryFiles ?? []).map((f) => ({ path: f.path, type: f.kind === 'user' ? 'User' : f.kind === 'local' ? 'Local' : 'Project', tokens: valueTokens(f.text) }));
   // The context blocks other than the memory reminder (the environment) count with the system prompt.
-  const memoryReminderTokens = (s.context ?? []).filter((c) => [...memoryText].some((t) => c.includes(t))).reduce((a, c) => a + textTokens(c), 0);
-  const otherContextTokens = (s.context ?? []).reduce((a, c) => a + textTokens(c), 0) - memoryReminderTokens;
+  const memoryReminderTokens = (s.context ?? []).filter((c) => [...memoryText].some((t) => c.includes(t))).reduce((a, c) => a + valueTokens(c), 0);
+  const otherContextTokens = (s.context ?? []).reduce((a, c) => a + valueTokens(c), 0) - memoryReminderTokens;
   const messageBreakdown = breakdownOf(s.messages);
   const sum = (xs: ReadonlyArray<{ tokens: number }>): number => xs.reduce((a, x) => a + x.tokens, 0);
   const messages = breakdownTotal(messageBreakdown);
@@ -172,10 +164,8 @@ export function estimateContextUsage(s: ContextSnapshot): GetContextUsageRespons
   // The API's count of the last request and its answer, plus an estimate of what came after it.
   const last = s.lastCall;
   const lastIdx = lastAssistantIndex(s.messages);
-  const totalTokens =
-    last && lastIdx >= 0
-      ? last.input_tokens + last.cache_creation_input_tokens + last.cache_read_input_tokens + last.output_tokens + breakdownTotal(breakdownOf(s.messages.slice(lastIdx + 1)))
-      : estimated;
+  // The same total the loop's automatic compaction decides with (model/token-estimate.ts).
+  const totalTokens = last && lastIdx >= 0 ? contextTokens({ counted: { tokens: callTokens(last), since: s.messages.slice(lastIdx + 1) } }) : estimated;
   // Claude Code's autocompact buffer: the part of the window past the automatic-compaction threshold.
   const buffer = s.autoCompactThreshold !== undefined ? Math.max(0, maxTokens - s.autoCompactThreshold) : 0;
   if (buffer > 0) categories.push({ id: 'autocompact_buffer', name: 'Autocompact buffer', tokens: buffer, color: 'inactive', kind: 'buffer' });

@@ -6,6 +6,7 @@ import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { FrameOut } from './frame-out.js';
+import { fileWarningFrame } from './config-warnings.js';
 
 export type SessionStateMode = 'none' | 'host_only' | 'visible';
 
@@ -287,9 +288,8 @@ export class Projector {
         });
       case 'commands_changed':
         return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
-      case 'notice':
-        // The same frame as a skipped settings file (system/agentd_warning), one vocabulary for files agentd skipped.
-        return this.out.write({ type: 'system', subtype: 'agentd_warning', code: 'project_file_skipped', message: ev.text, path: ev.path, uuid: this.o.newUuid(), session_id: sid });
+      case 'file_warning':
+        return this.out.write(fileWarningFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
       case 'writes_lost':
         return this.out.write({
           type: 'system',
@@ -300,8 +300,6 @@ export class Projector {
           uuid: this.o.newUuid(),
           session_id: sid,
         });
-      case 'informational':
-        return this.out.write({ type: 'system', subtype: 'informational', content: ev.content, level: ev.level, uuid: this.o.newUuid(), session_id: sid });
       case 'compact_status':
         return this.out.write(
           ev.status === 'compacting'

@@ -5,6 +5,7 @@
 // here: Node reads it at process start and adds it to the default trust store every TLS connection uses (agentd
 // never passes its own `ca`, which would replace that store).
 import { readFileSync } from 'node:fs';
+import { readNetEnv } from '../config/env.js';
 
 export interface ProxySettings {
   /** Proxy for http: URLs ('' = none). */
@@ -41,8 +42,6 @@ export class NetConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const pick = (env: Env, name: string): string => env[name.toLowerCase()] || env[name] || '';
-
 function checkProxyUrl(name: string, value: string): void {
   if (!value) return;
   let u: URL;
@@ -66,18 +65,19 @@ function readPem(name: string, path: string): Buffer {
 
 /** Resolves the network settings from the environment. Throws NetConfigError for settings it cannot honour. */
 export function resolveNetConfig(env: Env): NetConfig {
-  const http = pick(env, 'HTTP_PROXY');
-  const https = pick(env, 'HTTPS_PROXY') || http;
+  const n = readNetEnv(env);
+  const http = n.httpProxy;
+  const https = n.httpsProxy || http;
   checkProxyUrl('HTTP_PROXY', http);
   checkProxyUrl('HTTPS_PROXY', https);
-  const proxy = http || https ? { http, https, noProxy: pick(env, 'NO_PROXY') } : undefined;
-  const certPath = env['CLAUDE_CODE_CLIENT_CERT'] || '';
-  const keyPath = env['CLAUDE_CODE_CLIENT_KEY'] || '';
+  const proxy = http || https ? { http, https, noProxy: n.noProxy } : undefined;
+  const certPath = n.clientCert;
+  const keyPath = n.clientKey;
   if (Boolean(certPath) !== Boolean(keyPath)) {
     throw new NetConfigError('Mutual TLS needs both CLAUDE_CODE_CLIENT_CERT and CLAUDE_CODE_CLIENT_KEY (only one is set).');
   }
   const clientTls = certPath
-    ? { cert: readPem('CLAUDE_CODE_CLIENT_CERT', certPath), key: readPem('CLAUDE_CODE_CLIENT_KEY', keyPath), passphrase: env['CLAUDE_CODE_CLIENT_KEY_PASSPHRASE'] || undefined }
+    ? { cert: readPem('CLAUDE_CODE_CLIENT_CERT', certPath), key: readPem('CLAUDE_CODE_CLIENT_KEY', keyPath), passphrase: n.clientKeyPassphrase }
     : undefined;
   return { proxy, clientTls };
 }

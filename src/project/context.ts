@@ -67,7 +67,7 @@ export class ProjectContext implements PromptContextPort {
   }
 
   private async load(): Promise<void> {
-    const [{ files, problems }, isGitRepo] = await Promise.all([
+    const [{ files, scopedRules, problems }, isGitRepo] = await Promise.all([
       loadMemoryFiles({ cwd: this.o.cwd, configDir: this.o.configDir, homeDir: this.o.homeDir, sources: this.o.sources, additionalDirectories: this.o.additionalDirectories() }),
       isGitRepository(this.o.cwd),
     ]);
@@ -76,7 +76,7 @@ export class ProjectContext implements PromptContextPort {
       memory: files,
       reminder: memoryReminder(files),
       isGitRepo,
-      nested: new NestedMemory({ cwd: this.o.cwd, sources: this.o.sources, alreadyLoaded: files.map((f) => f.path), maxFileBytes: MAX_MEMORY_FILE_BYTES, onProblem: this.o.onProblem }),
+      nested: new NestedMemory({ cwd: this.o.cwd, sources: this.o.sources, alreadyLoaded: files.map((f) => f.path), scopedRules, maxFileBytes: MAX_MEMORY_FILE_BYTES, onProblem: this.o.onProblem }),
     };
   }
 

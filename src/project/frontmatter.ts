@@ -1,4 +1,4 @@
-// The frontmatter of project markdown files (commands, skills, agents): a `---` fenced block of flat YAML keys.
+// The frontmatter of project markdown files (commands, skills, agents, output styles): a `---` fenced block of flat YAML keys.
 // Claude Code's files use a small subset of YAML: `key: value` scalars (plain, quoted), inline lists `[a, b]`,
 // block lists (`- a`) and block scalars (`|`, `>`). That subset is parsed here; anything else (nested maps, anchors,
 // tags) is an error the caller reports and skips the file for. A full YAML library would add ~100 KB to the

@@ -4,6 +4,8 @@
 //  - project: CLAUDE.md and .claude/CLAUDE.md in every directory from the filesystem root down to the working
 //             directory, outermost first                              (settingSources 'project')
 //  - local:   CLAUDE.local.md in the same directories, after the two  (settingSources 'local')
+//  - rules:   <config dir>/rules and each directory's .claude/rules (rules.ts): a rule without `paths` right
+//             after that place's CLAUDE.md files; a rule with `paths` is kept for the files it names
 // Each file is followed by the files it imports (`@path`, see imports.ts), depth first, up to four levels below
 // it; a file already included is not included again; a cycle is reported. A user file may import any file; a
 // project or local file only files inside the working directory or an additional directory (Claude Code skips
@@ -16,6 +18,7 @@ import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
 import { importTargets } from './imports.js';
 import type { ProjectProblem } from './problems.js';
 import { readTextCapped } from './read-text.js';
+import { type ScopedRule, listRuleFiles, parseRule } from './rules.js';
 
 // Not node:fs/promises: see read-text.ts.
 const realpath = promisify(realpathCb);
@@ -75,17 +78,35 @@ async function real(path: string): Promise<string> {
   }
 }
 
-export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: MemoryFile[]; problems: ProjectProblem[] }> {
-  const cap = o.maxFileBytes ?? MAX_MEMORY_FILE_BYTES;
-  const candidates: Array<{ path: string; kind: MemoryKind }> = [];
-  if (o.sources.includes('user')) candidates.push({ path: join(o.configDir, 'CLAUDE.md'), kind: 'user' });
-  for (const d of ancestors(o.cwd)) {
-    if (o.sources.includes('project')) candidates.push({ path: join(d, 'CLAUDE.md'), kind: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), kind: 'project' });
-    if (o.sources.includes('local')) candidates.push({ path: join(d, 'CLAUDE.local.md'), kind: 'local' });
+type Candidate = { path: string; kind: MemoryKind; rule?: { base: string } };
+
+/** The files to read, in Claude Code's order; a rules folder is listed (all at once) where its files go. */
+async function memoryCandidates(o: MemoryOptions): Promise<Candidate[]> {
+  const dirs = ancestors(o.cwd);
+  const ruleDirs = [o.sources.includes('user') ? join(o.configDir, 'rules') : undefined, ...dirs.map((d) => (o.sources.includes('project') ? join(d, '.claude', 'rules') : undefined))];
+  const [userRules = [], ...dirRules] = await Promise.all(ruleDirs.map((r) => (r === undefined ? Promise.resolve([]) : listRuleFiles(r))));
+  const candidates: Candidate[] = [];
+  if (o.sources.includes('user')) {
+    candidates.push({ path: join(o.configDir, 'CLAUDE.md'), kind: 'user' });
+    for (const path of userRules) candidates.push({ path, kind: 'user', rule: { base: o.cwd } });
   }
+  dirs.forEach((d, i) => {
+    if (o.sources.includes('project')) {
+      candidates.push({ path: join(d, 'CLAUDE.md'), kind: 'project' }, { path: join(d, '.claude', 'CLAUDE.md'), kind: 'project' });
+      for (const path of dirRules[i] ?? []) candidates.push({ path, kind: 'project', rule: { base: d } });
+    }
+    if (o.sources.includes('local')) candidates.push({ path: join(d, 'CLAUDE.local.md'), kind: 'local' });
+  });
+  return candidates;
+}
+
+export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: MemoryFile[]; scopedRules: ScopedRule[]; problems: ProjectProblem[] }> {
+  const cap = o.maxFileBytes ?? MAX_MEMORY_FILE_BYTES;
   const files: MemoryFile[] = [];
+  const scopedRules: ScopedRule[] = [];
   const problems: ProjectProblem[] = [];
-  if (candidates.length === 0) return { files, problems };
+  if (o.sources.length === 0) return { files, scopedRules, problems };
+  const candidates = await memoryCandidates(o);
   // The files found by name are read together; imports follow in order.
   const [reads, roots] = await Promise.all([Promise.all(candidates.map((c) => readTextCapped(c.path, cap))), Promise.all([o.cwd, ...o.additionalDirectories].map(real))]);
   const seen = new Set<string>();
@@ -134,10 +155,24 @@ export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: Memory
   };
 
   for (let i = 0; i < candidates.length; i++) {
-    const c = candidates[i] as (typeof candidates)[number];
-    await visit(c.path, c.kind, 0, [], reads[i] as Awaited<ReturnType<typeof readTextCapped>>);
+    const c = candidates[i] as Candidate;
+    let read = reads[i] as Awaited<ReturnType<typeof readTextCapped>>;
+    if (c.rule && read.kind === 'ok') {
+      const rule = parseRule(read.text);
+      if (!rule.ok) {
+        problems.push({ kind: 'invalid_frontmatter', file: c.path, message: `rule file ${c.path}: ${rule.error}; skipped` });
+        continue;
+      }
+      if (rule.paths) {
+        if (read.truncatedFrom !== undefined) problems.push({ kind: 'too_large', file: c.path, message: `rule file ${c.path} is ${read.truncatedFrom} bytes; only its first ${cap} bytes are used` });
+        scopedRules.push({ path: c.path, kind: c.kind, base: c.rule.base, patterns: rule.paths, text: rule.body });
+        continue;
+      }
+      read = { ...read, text: rule.body };
+    }
+    await visit(c.path, c.kind, 0, [], read);
   }
-  return { files, problems };
+  return { files, scopedRules, problems };
 }
 
 const LABEL: Record<MemoryKind, string> = {
@@ -153,5 +188,5 @@ export function memoryReminder(files: readonly MemoryFile[]): string | undefined
     const cut = f.truncatedFrom !== undefined ? `\n[agentd: this file is ${f.truncatedFrom} bytes; the rest was left out]` : '';
     return `Contents of ${f.path} (${LABEL[f.kind]}):\n\n${f.text}${cut}`;
   });
-  return `<system-reminder>\nInstructions from the memory files (CLAUDE.md) of the user and of this project follow. Follow them: where they differ from your defaults, they win.\n\n${parts.join('\n\n')}\n</system-reminder>`;
+  return `<system-reminder>\nInstructions from the memory files (CLAUDE.md, rules) of the user and of this project follow. Follow them: where they differ from your defaults, they win.\n\n${parts.join('\n\n')}\n</system-reminder>`;
 }

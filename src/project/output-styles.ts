@@ -5,9 +5,9 @@
 // by the settings' `outputStyle`; an unknown name is reported and the default is used.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { parseFrontmatter, stringValue } from './frontmatter.js';
 import type { SettingSource } from './memory.js';
 import type { ProjectProblem } from './problems.js';
-import { splitFrontmatter } from './style-frontmatter.js';
 
 export interface OutputStyle {
   name: string;
@@ -85,17 +85,17 @@ function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProbl
       problems.push({ kind: 'unreadable', file: path, message: `output style ${path} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); skipped` });
       continue;
     }
-    const fm = splitFrontmatter(text);
-    if (fm.kind === 'invalid') {
-      problems.push({ kind: 'invalid_frontmatter', file: path, message: `output style ${path}: ${fm.reason}; skipped` });
+    const fm = parseFrontmatter(text);
+    if (!fm.ok) {
+      problems.push({ kind: 'invalid_frontmatter', file: path, message: `output style ${path}: ${fm.error}; skipped` });
       continue;
     }
-    const keep = fm.fields['keep-coding-instructions'];
     out.push({
-      name: fm.fields['name'] || basename(n, '.md'),
-      description: fm.fields['description'] ?? '',
+      name: stringValue(fm.data['name']) || basename(n, '.md'),
+      description: stringValue(fm.data['description']) ?? '',
       prompt: fm.body.trim(),
-      keepCodingInstructions: keep === 'true',
+      // `true` or `"true"`: the key is a boolean in Claude Code's files, sometimes written quoted.
+      keepCodingInstructions: stringValue(fm.data['keep-coding-instructions']) === 'true',
       source,
     });
   }

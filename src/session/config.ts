@@ -54,6 +54,11 @@ export interface QueuedInput {
   command?: LocalCommandRun;
   /** A command the session runs itself instead of sending `content` to the model (a slash command). */
   local?: LocalCommand;
+  /**
+   * The model for this turn only: a custom command's `model` frontmatter. Claude Code 2.1.330 sends that turn's
+   * requests to it and the next turn to the session's model again (measured).
+   */
+  model?: string;
 }
 
 /** Commands answered by the session, in turn order (so one that arrives during a turn waits for it). */
@@ -61,7 +66,7 @@ export type LocalCommand = { kind: 'compact'; instructions: string | undefined }
 
 export type LocalCommandOutcome =
   /** Run a normal turn with this content instead (a custom command's expansion). */
-  | { kind: 'turn'; content: string | UserBlock[] }
+  | { kind: 'turn'; content: string | UserBlock[]; model?: string }
   /** Answered locally: `text` is shown as a synthetic assistant message and is the result's text. */
   | { kind: 'output'; command: string; text: string }
   /** Refused or failed locally: an error result naming why. */

@@ -20,18 +20,18 @@ export interface LocalRunDeps {
   totalCostUsd(): number;
 }
 
-/** Runs the command; returns the content of the turn to run instead, or undefined when it was answered. */
-export async function runLocalCommand(d: LocalRunDeps): Promise<string | UserBlock[] | undefined> {
+/** Runs the command; returns the turn to run instead (its content, and a model for it), or undefined when it was answered. */
+export async function runLocalCommand(d: LocalRunDeps): Promise<{ content: string | UserBlock[]; model?: string } | undefined> {
   const started = d.now();
   const run = d.input.command;
-  if (!run) return d.input.content;
+  if (!run) return { content: d.input.content };
   let outcome: LocalCommandOutcome;
   try {
     outcome = await run({ signal: d.signal, clearConversation: () => d.clearConversation(), emit: (ev) => d.emit(ev) });
   } catch (err) {
     outcome = { kind: 'error', command: 'unknown', message: `The command failed: ${err instanceof Error ? err.message : String(err)}` };
   }
-  if (outcome.kind === 'turn') return outcome.content;
+  if (outcome.kind === 'turn') return { content: outcome.content, ...(outcome.model ? { model: outcome.model } : {}) };
   await d.emit({ type: 'state', state: 'running' });
   await d.emit({ type: 'turn_started', userMessageUuids: [d.input.uuid] });
   const text = outcome.kind === 'output' ? outcome.text : outcome.message;

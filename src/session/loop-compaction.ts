@@ -3,7 +3,7 @@
 // compaction/compact.ts; this decides when, and with which prompt, tools and window.
 import { type CompactHooks, type CompactOutcome, compactThread } from '../compaction/compact.js';
 import { type CompactionSettings, autoCompactThreshold } from '../compaction/policy.js';
-import { estimateTokens } from '../compaction/prune.js';
+import { contextTokens } from '../model/token-estimate.js';
 import type { SystemBlock, ToolDefinition, Usage } from '../model/types.js';
 import type { SessionEvent } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
@@ -20,9 +20,7 @@ export interface LoopCompaction {
 /** The thread's size for the next request: the API's count of what was sent, plus an estimate of what was added. */
 export function threadTokens(thread: Thread, system: readonly SystemBlock[], tools: readonly ToolDefinition[]): number {
   const c = thread.countedPrefix;
-  if (c) return c.tokens + estimateTokens(c.uncounted);
-  const fixed = Math.ceil((system.reduce((n, b) => n + b.text.length, 0) + JSON.stringify(tools).length) / 4);
-  return fixed + estimateTokens(thread.messages);
+  return contextTokens(c ? { counted: { tokens: c.tokens, since: c.uncounted } } : { counted: undefined, system, tools, messages: thread.messages });
 }
 
 /** Whether the thread is past the automatic threshold for `model`. */

@@ -4,7 +4,8 @@
 // tool that runs an agent of its own (a subagent) is another, with its own thread and toolset.
 import type { AnyTool } from '../tools/tool.js';
 import type { AssistantBlock, ModelRequest, SystemBlock, ThinkingConfig, ToolDefinition } from '../model/types.js';
-import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult, TurnUsage } from '../thread/events.js';
+import { callTokens } from '../model/token-estimate.js';
+import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
 import { isRecorded } from '../thread/recorder.js';
 import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
@@ -207,7 +208,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       }
     }
     t.numTurns++;
-    const usageBefore = roundTokens(t.usage);
+    const usageBefore = callTokens(t.usage);
     const round: RoundOutcome = await runModelRound({
       deps,
       tools: p.tools,
@@ -259,7 +260,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
     }
 
     thread.appendRound(round.blocks, round.records);
-    if (round.kind === 'complete') thread.markCounted(roundTokens(t.usage) - usageBefore, round.records.length ? 1 : 0);
+    if (round.kind === 'complete') thread.markCounted(callTokens(t.usage) - usageBefore, round.records.length ? 1 : 0);
     for (const r of round.records) if (r.denial) t.denials.push(r.denial);
     const interrupted = round.kind === 'aborted' || signal.aborted;
     const hostInterrupt = round.records.some((r) => r.interruptTurn);
@@ -311,11 +312,6 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
     }
     return finish({ kind: 'success', isError: false, terminalReason: 'completed' });
   }
-}
-
-/** Tokens a round's request and answer took, from the turn's running usage (a difference gives one round). */
-function roundTokens(u: TurnUsage): number {
-  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens;
 }
 
 function structuredInput(blocks: readonly AssistantBlock[]): unknown {

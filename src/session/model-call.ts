@@ -3,6 +3,7 @@
 // A stream that breaks mid-message is retried with a new executor; the broken attempt's executor is discarded.
 import { StreamingToolExecutor, type CallRecord } from '../executor/executor.js';
 import type { AssistantBlock, ModelRequest, Usage } from '../model/types.js';
+import { outputTokens } from '../model/token-estimate.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { ModelApiError } from '../model/types.js';
 import { childController, sleep } from '../util/abort.js';
@@ -60,16 +61,6 @@ function toModelError(err: unknown): ModelApiError {
   return new ModelApiError('connection', String(err));
 }
 
-/** Output tokens for a cut stream: what was streamed, estimated at 4 characters a token. */
-function estimateOutput(blocks: AssistantBlock[]): number {
-  let chars = 0;
-  for (const b of blocks) {
-    if (b.type === 'text') chars += b.text.length;
-    else if (b.type === 'thinking') chars += b.thinking.length;
-    else if (b.type === 'tool_use') chars += JSON.stringify(b.input).length;
-  }
-  return Math.ceil(chars / 4);
-}
 
 export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
   const { deps, turnSignal } = rc;
@@ -163,7 +154,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
       if (turnSignal.aborted) {
         // User interrupt (or shutdown): keep what is real, close the cut message for stream consumers.
         const kept = acc.keptOnAbort();
-        if (acc.started) await recordUsage(rc, acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, estimateOutput(kept.blocks)) });
+        if (acc.started) await recordUsage(rc, acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, outputTokens(kept.blocks)) });
         if (kept.partialText) {
           await rc.emit({
             type: 'assistant_block',

@@ -140,12 +140,12 @@ export class Session {
     for await (const queued of this.queue) {
       let input = queued;
       if (input.command) {
-        const content = await this.runLocal(input);
-        if (content === undefined) {
+        const turn = await this.runLocal(input);
+        if (turn === undefined) {
           this.resultIndex++;
           continue;
         }
-        input = { uuid: input.uuid, content, shouldQuery: input.shouldQuery, isSynthetic: input.isSynthetic };
+        input = { uuid: input.uuid, content: turn.content, shouldQuery: input.shouldQuery, isSynthetic: input.isSynthetic, ...(turn.model ? { model: turn.model } : {}) };
       }
       if (!input.shouldQuery) {
         this.thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
@@ -200,7 +200,7 @@ export class Session {
   }
 
   /** A slash command (src/commands), interruptible like a turn; undefined when it was answered locally. */
-  private async runLocal(input: QueuedInput): Promise<QueuedInput['content'] | undefined> {
+  private async runLocal(input: QueuedInput): Promise<{ content: QueuedInput['content']; model?: string } | undefined> {
     const controller = new AbortController();
     this.current = { controller, input };
     try {

@@ -56,7 +56,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     ...resultBase,
     tools: deps.tools,
     thread,
-    settings,
+    settings: input.model ? withTurnModel(settings, input.model) : settings,
     system: (model) => systemFor(tc, model),
     // The context before the first user message (environment, memory files: src/project).
     context: (model) => promptFor(tc, model).context,
@@ -90,4 +90,14 @@ export function promptFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>,
 /** The session's system prompt for a request to `model`. */
 export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>, model: string): SystemBlock[] {
   return promptFor(tc, model).system;
+}
+
+/**
+ * The session's settings with another model for one turn (a custom command's `model`). Every other field stays
+ * the live session object's (a permission mode changed during the turn applies at once), through the prototype.
+ */
+function withTurnModel(settings: SessionSettings, model: string): SessionSettings {
+  const view = Object.create(settings) as SessionSettings;
+  Object.defineProperty(view, 'model', { value: model, writable: true, enumerable: true });
+  return view;
 }

@@ -210,12 +210,15 @@ export type SessionEvent =
   | { type: 'conversation_reset'; newConversationId: string; userMessageUuid: string }
   /** The slash-command list changed (a reload): the full new list. */
   | { type: 'commands_changed'; commands: Array<{ name: string; description: string; argumentHint: string; aliases?: string[]; builtin?: boolean }> }
-  /** A problem the host should show (a project file skipped); also logged on stderr. */
-  | { type: 'notice'; level: 'warning'; text: string; path: string }
+  /**
+   * A file agentd skipped or cut, also logged on stderr; the session goes on without it. `file` says which kind,
+   * and with it the frame hosts have always received for it (control/projector.ts): a settings file that is not
+   * JSON, a project file (command, skill, agent, plugin hooks, --agents JSON) that cannot be used, a context
+   * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds.
+   */
+  | { type: 'file_warning'; file: 'settings' | 'project' | 'context'; message: string; path: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
-  /** A banner for the host (a project file that was skipped or cut, say). */
-  | { type: 'informational'; content: string; level: 'info' | 'notice' | 'suggestion' | 'warning' }
   /** A compaction started (status compacting) or ended (status null, with how it went). */
   | { type: 'compact_status'; status: 'compacting' }
   | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }

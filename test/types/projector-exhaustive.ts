@@ -27,9 +27,8 @@ export function complete(ev: SessionEvent): string {
     case 'local_command_output':
     case 'conversation_reset':
     case 'commands_changed':
-    case 'notice':
+    case 'file_warning':
     case 'writes_lost':
-    case 'informational':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':
@@ -58,7 +57,7 @@ export function missingOne(ev: SessionEvent): string {
     case 'usage':
     case 'hook_started':
     case 'hook_response':
-    case 'informational':
+    case 'file_warning':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':

@@ -3,6 +3,7 @@
 // prompt), plus one `agentd` object with what Claude Code has no field for. Secrets are never printed: only
 // where a credential comes from.
 import { join } from 'node:path';
+import { readEnv, readNetEnv, readProviderEnv } from '../../config/env.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { parseArgv } from '../flags.js';
 import { parseSubArgs } from './args.js';
@@ -42,7 +43,6 @@ export interface AuthStatus {
   };
 }
 
-const set = (env: Env, name: string): boolean => (env[name] ?? '') !== '';
 
 const PROVIDER_NAME: Record<Exclude<ApiProvider, 'firstParty'>, string> = { bedrock: 'Amazon Bedrock', vertex: 'Google Vertex AI', foundry: 'Microsoft Foundry' };
 
@@ -63,8 +63,9 @@ function providerBaseUrl(p: ProviderConfig): string {
 export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>): AuthStatus {
   const env = io.env;
   const global = parseArgv(io.globalArgs);
-  const provider = global.values.get('model-provider')?.at(-1) ?? env['AGENTD_MODEL_PROVIDER'];
-  const scenario = global.values.get('scenario')?.at(-1) ?? env['AGENTD_SCENARIO'];
+  const typed = readEnv(env);
+  const provider = global.values.get('model-provider')?.at(-1) ?? typed.modelProvider;
+  const scenario = global.values.get('scenario')?.at(-1) ?? typed.scenario;
   const modelProvider = provider === 'scripted' || (provider === undefined && (scenario ?? '') !== '') ? 'scripted' : 'anthropic';
   const configDirectory = claudeConfigRoot(env);
   const common = { analyticsDisabled: true as const, projectsDirectory: join(configDirectory, 'projects'), configDirectory, loginExpiresAt: null };
@@ -90,7 +91,7 @@ export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>)
   const first = credentials[0];
   // Lower-precedence sources that are set but lose (cli/credentials.ts has the order).
   if (first !== undefined && first !== 'apiKeyHelper' && helper.use) unused.push({ source: `apiKeyHelper (${helper.use.where})`, reason: `${first} takes precedence` });
-  if (first !== undefined && first !== 'CLAUDE_CODE_OAUTH_TOKEN' && set(env, 'CLAUDE_CODE_OAUTH_TOKEN')) unused.push({ source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: `${first} takes precedence` });
+  if (first !== undefined && first !== 'CLAUDE_CODE_OAUTH_TOKEN' && readProviderEnv(env).anthropic.oauthToken !== undefined) unused.push({ source: 'CLAUDE_CODE_OAUTH_TOKEN', reason: `${first} takes precedence` });
   // Claude Code's mapping: a bearer token makes the method oauth_token (even next to an API key).
   const authMethod = credentials.includes('ANTHROPIC_AUTH_TOKEN') || first === 'CLAUDE_CODE_OAUTH_TOKEN' ? 'oauth_token' : first === 'ANTHROPIC_API_KEY' ? 'api_key' : first === 'apiKeyHelper' ? 'api_key_helper' : 'none';
   return {
@@ -120,21 +121,23 @@ const HOW_TO_SET = [
 /** Claude Code's `auth status --text` lines, then agentd's own notes. */
 export function authStatusText(s: AuthStatus, env: Env): string[] {
   const lines: string[] = [];
+  const p = readProviderEnv(env);
+  const net = readNetEnv(env);
   if (s.agentd.modelProvider === 'scripted') lines.push('Model provider: scripted (agentd\'s scripted model; no credentials needed)');
   if (s.apiProvider !== 'firstParty') {
     lines.push(`API provider: ${PROVIDER_NAME[s.apiProvider]}`);
-    if (s.apiProvider === 'bedrock') lines.push(`AWS region: ${env['AWS_REGION'] || env['AWS_DEFAULT_REGION'] || 'us-east-1 (default)'}`);
-    if (s.apiProvider === 'vertex') lines.push(`GCP project: ${env['ANTHROPIC_VERTEX_PROJECT_ID'] || '(from Google credentials)'}`, `Vertex region: ${env['CLOUD_ML_REGION'] || 'us-east5 (default)'}`);
+    if (s.apiProvider === 'bedrock') lines.push(`AWS region: ${p.bedrock.region ?? 'us-east-1 (default)'}`);
+    if (s.apiProvider === 'vertex') lines.push(`GCP project: ${p.vertex.projectId ?? '(from Google credentials)'}`, `Vertex region: ${p.vertex.region ?? 'us-east5 (default)'}`);
     if (s.agentd.baseUrl) lines.push(`Endpoint: ${s.agentd.baseUrl}`);
   }
   if (s.agentd.credentials.includes('ANTHROPIC_AUTH_TOKEN')) lines.push('Auth token: ANTHROPIC_AUTH_TOKEN');
   if (s.agentd.credentials.includes('ANTHROPIC_API_KEY')) lines.push('API key: ANTHROPIC_API_KEY');
   if (s.agentd.credentials.includes('apiKeyHelper')) lines.push('API key: apiKeyHelper');
   if (s.agentd.credentials.includes('CLAUDE_CODE_OAUTH_TOKEN')) lines.push('OAuth token: CLAUDE_CODE_OAUTH_TOKEN');
-  const proxy = env['https_proxy'] || env['HTTPS_PROXY'] || env['http_proxy'] || env['HTTP_PROXY'];
+  const proxy = net.httpsProxy || net.httpProxy;
   if (proxy) lines.push(`Proxy: ${proxy.replace(/\/\/[^@/]*@/, '//***@')}`);
-  if (s.agentd.modelProvider === 'anthropic' && s.apiProvider === 'firstParty' && set(env, 'ANTHROPIC_BASE_URL')) lines.push(`Anthropic base URL: ${env['ANTHROPIC_BASE_URL'] ?? ''}`);
-  if (set(env, 'NODE_EXTRA_CA_CERTS')) lines.push(`Additional CA cert(s): ${env['NODE_EXTRA_CA_CERTS'] ?? ''}`);
+  if (s.agentd.modelProvider === 'anthropic' && s.apiProvider === 'firstParty' && p.anthropic.baseUrl !== undefined) lines.push(`Anthropic base URL: ${p.anthropic.baseUrl}`);
+  if (net.extraCaCerts !== undefined) lines.push(`Additional CA cert(s): ${net.extraCaCerts}`);
   for (const u of s.agentd.unused) lines.push(`Not used by agentd: ${u.source} (${u.reason})`);
   if (!s.loggedIn) lines.push('Not logged in. Set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider (run agentd auth login for details).');
   return lines;

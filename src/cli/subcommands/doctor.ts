@@ -3,6 +3,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { PROTOCOL_LEVEL } from '../../../protocol/src/runtime.js';
+import { readEnv } from '../../config/env.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../tools/sandbox/index.js';
@@ -30,7 +31,7 @@ export function nodeCheck(version: string, execPath: string): Check {
 }
 
 function ripgrepCheck(env: SubcommandIO['env']): Check {
-  const rg = findOnPath('rg', env['PATH']);
+  const rg = findOnPath('rg', readEnv(env).path);
   return rg
     ? { name: 'ripgrep', status: 'ok', detail: rg }
     : { name: 'ripgrep', status: 'warn', detail: 'rg is not on PATH: Grep uses its built-in JavaScript engine (slower on large trees; install ripgrep)' };
@@ -55,9 +56,10 @@ async function shellParserCheck(): Promise<Check> {
  */
 export async function readOnlySandboxCheck(env: SubcommandIO['env'], opts: { bwrap?: string } = {}): Promise<Check> {
   const name = 'Read-only sandbox';
-  const p = parseReadOnlySandboxPolicy(env['AGENTD_READONLY_SANDBOX']);
+  const typed = readEnv(env);
+  const p = parseReadOnlySandboxPolicy(typed.readOnlySandbox);
   if (!p.ok) return { name, status: 'fail', detail: `${p.message} (the daemon refuses to start)` };
-  const s = await createReadOnlySandbox({ policy: p.policy, path: env['PATH'], ...(opts.bwrap ? { bwrap: opts.bwrap } : {}) }).status();
+  const s = await createReadOnlySandbox({ policy: p.policy, path: typed.path, ...(opts.bwrap ? { bwrap: opts.bwrap } : {}) }).status();
   switch (s.state) {
     case 'off':
       return { name, status: 'warn', detail: 'off (AGENTD_READONLY_SANDBOX=off): read-only commands run unconfined, guarded by the shell analyser only' };

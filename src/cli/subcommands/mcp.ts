@@ -2,6 +2,7 @@
 // to them (sessions do, src/mcp); `add`, `add-json` and `remove` edit those files (mcp-edit.ts); the rest of Claude
 // Code's mcp commands (OAuth login, serve, …) are refused. Environment values and header values are never printed.
 import { join } from 'node:path';
+import { readEnv } from '../../config/env.js';
 import { parseSubArgs } from './args.js';
 import { runMcpEdit } from './mcp-edit.js';
 import { peekJsonFile } from './settings-peek.js';
@@ -26,7 +27,7 @@ const SCOPE_LABEL: Record<McpScope, string> = {
 
 /** Claude Code's global config file: $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json. */
 export function globalConfigFile(io: Pick<SubcommandIO, 'env' | 'home'>): string {
-  const dir = io.env['CLAUDE_CONFIG_DIR'];
+  const dir = readEnv(io.env).configDir;
   return dir ? join(dir, '.claude.json') : join(io.home, '.claude.json');
 }
 

@@ -1,6 +1,7 @@
 // Turns a scenario and a request into a timed plan of Messages SSE events. Shared by the in-process scripted
 // model and the loopback HTTP server of the tests, so both speak exactly the same script.
 import type { ApiMessage, ModelRequest, RawStreamEvent, UserBlock } from '../types.js';
+import { tokensForChars } from '../token-estimate.js';
 import type { Reply, Rule, Scenario, ScriptedBlock, TextMatch, When } from './scenario.js';
 
 export interface TimedEvent {
@@ -153,9 +154,9 @@ function chunks(s: string, size: number): string[] {
   return out;
 }
 
-/** A rough, deterministic token estimate (4 characters a token). */
+/** A rough, deterministic token estimate (model/token-estimate.ts's rule, at least one). */
 export function estimateTokens(s: string): number {
-  return Math.max(1, Math.ceil(s.length / 4));
+  return Math.max(1, tokensForChars(s.length));
 }
 
 export class ScenarioEngine {
@@ -277,7 +278,7 @@ export class ScenarioEngine {
       end = { kind: 'error', type: 'overloaded_error', message: 'Overloaded (scripted stream error)' };
     }
     if (end.kind === 'complete') {
-      const outputTokens = reply.usage?.output_tokens ?? defaults?.usage?.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4));
+      const outputTokens = reply.usage?.output_tokens ?? defaults?.usage?.output_tokens ?? Math.max(1, tokensForChars(outputChars));
       push(0, { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } });
       push(0, { type: 'message_stop' });
     }

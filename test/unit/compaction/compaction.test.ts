@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AUTO_COMPACT_BUFFER_TOKENS, DEFAULT_COMPACTION, SUMMARY_RESERVE_TOKENS, autoCompactThreshold, parseCompactionEnv } from '../../../src/compaction/policy.js';
 import { continuationText, extractSummary, summaryInstruction, summaryRequestMessages } from '../../../src/compaction/prompt.js';
-import { clearOldToolResults, estimateTokens } from '../../../src/compaction/prune.js';
+import { clearOldToolResults } from '../../../src/compaction/prune.js';
+import { messageTokens as estimateTokens } from '../../../src/model/token-estimate.js';
 import type { ApiMessage } from '../../../src/model/types.js';
 
 describe('compaction policy', () => {

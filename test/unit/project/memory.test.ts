@@ -141,4 +141,26 @@ describe('output styles', () => {
     expect(findStyle(styles, 'team style')?.prompt).toBe('Team body');
     expect(problems.map((p) => [p.kind, p.file])).toEqual([['invalid_frontmatter', join(cwd, '.claude', 'output-styles', 'broken.md')]]);
   });
+
+  it('reads its frontmatter with the commands and skills parser: quoted booleans, comments, colons in values, block scalars', () => {
+    mkdirSync(join(cwd, '.claude', 'output-styles'), { recursive: true });
+    writeFileSync(
+      join(cwd, '.claude', 'output-styles', 'a.md'),
+      '---\n# the team style\nname: Reviewer\ndescription: >\n  Reviews: strictly,\n  briefly\nkeep-coding-instructions: "true"\n---\n\nReview body\n',
+    );
+    writeFileSync(join(cwd, '.claude', 'output-styles', 'b.md'), '---\nname:\nkeep-coding-instructions: false\n---\nB body');
+    writeFileSync(join(cwd, '.claude', 'output-styles', 'c.md'), '---\nname:\n  nested: map\n---\nC body');
+    const { styles, problems } = loadOutputStyles({ cwd, configDir: join(home, '.claude'), sources: ['project'] });
+    expect(styles.filter((s) => s.source === 'project')).toEqual([
+      { name: 'Reviewer', description: 'Reviews: strictly, briefly', prompt: 'Review body', keepCodingInstructions: true, source: 'project' },
+      { name: 'b', description: '', prompt: 'B body', keepCodingInstructions: false, source: 'project' },
+    ]);
+    expect(problems).toEqual([
+      {
+        kind: 'invalid_frontmatter',
+        file: join(cwd, '.claude', 'output-styles', 'c.md'),
+        message: `output style ${join(cwd, '.claude', 'output-styles', 'c.md')}: line 2: nested maps are not supported in frontmatter; skipped`,
+      },
+    ]);
+  });
 });
