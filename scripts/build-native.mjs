@@ -6,7 +6,7 @@
 // main script (src/cli/native.ts: extraction + the launcher) and, as assets, everything agentd reads from its
 // install at run time, laid out as there:
 //   agentd.js agentd-tools.js agentd-sdk.js agentd-mcp.js agentd-log.js (+ their warm V8 code caches), package.json
-//   node_modules/{ajv,picomatch}   each bundled into one CommonJS file (the bundles require them by name)
+//   node_modules/{ajv,picomatch,turndown} each bundled into one CommonJS file (the bundles require them by name)
 //   node_modules/web-tree-sitter        its CommonJS build and WASM, as published
 //   node_modules/tree-sitter-bash       the grammar's WASM
 // A scan of the bundles fails the build if they require any other package, so a new run-time dependency cannot
@@ -63,7 +63,8 @@ try {
   // The packages the bundles require by name at run time.
   const pkgDir = (name) => join(root, 'node_modules', name);
   const version = (name) => JSON.parse(readFileSync(join(pkgDir(name), 'package.json'), 'utf8')).version;
-  const bundled = ['ajv', 'picomatch'];
+  // turndown (with its DOM, @mixmark-io/domino) is required by WebFetch's converter thread (html-markdown.ts).
+  const bundled = ['ajv', 'picomatch', 'turndown'];
   await Promise.all(
     bundled.map((name) =>
       build({

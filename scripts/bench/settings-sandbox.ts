@@ -10,8 +10,10 @@ import { type BashOutput, createBashTool } from '../../src/tools/builtin/bash.js
 import { ProcessGroupTracker, createToolEnvironment } from '../../src/tools/environment.js';
 import { createReadOnlySandbox } from '../../src/tools/sandbox/index.js';
 import { createCommandSandbox } from '../../src/tools/sandbox/runtime.js';
+import { SANDBOXED_SHELL_COMMAND } from '../../src/tools/shell/init-script.js';
 import { resolveSandboxSettings } from '../../src/tools/sandbox/settings.js';
 import type { Approval, ToolCallContext } from '../../src/tools/tool.js';
+import { sandboxBreakdown } from './sandbox-breakdown.js';
 import { summarize } from './stats.js';
 import { type Benchmark, type Row, failedRow } from './types.js';
 
@@ -20,7 +22,7 @@ const COMMAND = 'ls';
 
 export const bashSettingsSandboxed: Benchmark = {
   name: NAME,
-  description: `the Bash tool in-process running \`${COMMAND}\` (10 files) inside the command sandbox of \`sandbox: { enabled: true }\` (@anthropic-ai/sandbox-runtime) and unconfined (dangerouslyDisableSandbox), alternating; call → result, after warm-up. Overhead: median of the paired differences.`,
+  description: `the Bash tool in-process running \`${COMMAND}\` (10 files) inside the command sandbox of \`sandbox: { enabled: true }\` (@anthropic-ai/sandbox-runtime) and unconfined (dangerouslyDisableSandbox), alternating; call → result, after warm-up. Overhead: median of the paired differences. Then the invocation the Bash tool ran, cut down layer by layer (sandbox-breakdown.ts), the steps alternating: spawn → exit per step.`,
   async run(ctx) {
     const base = { bench: NAME, unit: 'ms' };
     const cwd = ctx.dir('cmd-sandbox-');
@@ -29,7 +31,7 @@ export const bashSettingsSandboxed: Benchmark = {
     for (let i = 0; i < 10; i++) writeFileSync(join(cwd, `f${i}.txt`), 'x');
     const r = resolveSandboxSettings({ enabled: true });
     if (!r.ok || !r.settings) throw new Error('unexpected settings');
-    const sandbox = createCommandSandbox({ settings: r.settings });
+    const sandbox = createCommandSandbox({ settings: r.settings, workingDirectory: () => process.cwd() });
     const status = await sandbox.start();
     if (status.state !== 'active') return [failedRow({ ...base, metric: 'Bash ls, sandboxed', subject: 'agentd' }, new Error(`no sandbox: ${status.reason}`))];
     const env = createToolEnvironment({
@@ -56,6 +58,7 @@ export const bashSettingsSandboxed: Benchmark = {
     const inside: number[] = [];
     const plain: number[] = [];
     const diffs: number[] = [];
+    let steps: Row[] = [];
     try {
       for (let i = 0; i < 3; i++) {
         await once(false);
@@ -68,6 +71,17 @@ export const bashSettingsSandboxed: Benchmark = {
         plain.push(b);
         diffs.push(a - b);
       }
+      // The same invocation the Bash tool ran, cut down step by step.
+      const file = join(spillDir, 'breakdown-cwd');
+      writeFileSync(file, '');
+      const w = await sandbox.wrap({ script: SANDBOXED_SHELL_COMMAND, cwd, writableDirs: [cwd], writableFiles: [file], readOnly: false, signal: new AbortController().signal });
+      try {
+        steps = await sandboxBreakdown(NAME, w, { PATH: process.env['PATH'] ?? '', AGENTD_SANDBOX_SCRIPT: 'true' }, runs);
+      } catch (e) {
+        steps = [failedRow({ bench: NAME, unit: 'ms', metric: 'spawn → exit, step by step', subject: 'command sandbox' }, e)];
+      } finally {
+        w.release();
+      }
     } finally {
       await sandbox.stop();
     }
@@ -79,6 +93,7 @@ export const bashSettingsSandboxed: Benchmark = {
       row(`Bash \`${COMMAND}\`: call → result`, 'agentd, unconfined (dangerouslyDisableSandbox)', plain),
       row(`Bash \`${COMMAND}\`: call → result`, 'agentd, command sandbox (sandbox-runtime)', inside),
       row('command sandbox overhead per command', 'agentd (paired difference)', diffs, { target: { op: '<=', value: 15 } }),
+      ...steps,
     ];
   },
 };

@@ -118,20 +118,27 @@ export const startupLoaders: Benchmark = {
     const [scripted] = ctx.subjects(['agentd-scripted']);
     if (!scripted) return [];
     const subjects = LOADERS.map((l) => withLoader(scripted, l));
-    const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
-    for (let i = 0; i <= runs(ctx); i++) {
-      for (const s of subjects) {
-        const where = place(ctx, 'startup-loaders', s);
-        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
-        if (i > 0) times.get(s)?.push(t);
-      }
-    }
-    return subjects.map((s) => {
-      const st = summarize(times.get(s) ?? []);
-      return { bench: 'startup-loaders', metric: `spawn → initialize answered (${process.version})`, subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
-    });
+    return alternatingStartup(ctx, subjects, 'startup-loaders', `spawn → initialize answered (${process.version})`, runs(ctx), false);
   },
 };
+
+/**
+ * spawn → `initialize` answered for each subject, one run of each in turn (the order reversed every other round
+ * when `flip`), so they share the machine's load; the first round warms caches and is not counted.
+ */
+async function alternatingStartup(ctx: BenchContext, subjects: readonly Subject[], bench: string, metric: string, rounds: number, flip: boolean): Promise<Row[]> {
+  const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
+  for (let i = 0; i <= rounds; i++) {
+    for (const s of flip && i % 2 === 0 ? [...subjects].reverse() : subjects) {
+      const t = await using(start(s, place(ctx, bench, s)), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
+      if (i > 0) times.get(s)?.push(t);
+    }
+  }
+  return subjects.map((s) => {
+    const st = summarize(times.get(s) ?? []);
+    return { bench, metric, subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
+  });
+}
 
 export const startupAb: Benchmark = {
   name: 'startup-ab',
@@ -143,18 +150,7 @@ export const startupAb: Benchmark = {
       ctx.log('startup-ab: no --baseline <dir> given; nothing to compare');
       return [];
     }
-    const times = new Map<Subject, number[]>(subjects.map((s) => [s, []]));
-    for (let i = 0; i <= runs(ctx) * 2; i++) {
-      for (const s of i % 2 ? subjects : [...subjects].reverse()) {
-        const where = place(ctx, 'startup-ab', s);
-        const t = await using(start(s, where), async (p) => ms(p.spawnedAt, (await initialize(p)).at));
-        if (i > 0) times.get(s)?.push(t);
-      }
-    }
-    return subjects.map((s) => {
-      const st = summarize(times.get(s) ?? []);
-      return { bench: 'startup-ab', metric: 'spawn → initialize answered (alternating)', subject: s.label, unit: 'ms', n: st.n, nLabel: 'runs', median: st.median, p90: st.p90 };
-    });
+    return alternatingStartup(ctx, subjects, 'startup-ab', 'spawn → initialize answered (alternating)', runs(ctx) * 2, true);
   },
 };
 

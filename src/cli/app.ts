@@ -401,7 +401,10 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     mcpSetup.start();
     if (opts.modelProvider === 'anthropic') preloadAnthropicSdk();
   };
-  setTimeout(warmUp, 25).unref();
+  // The idle moment is counted from the end of the first poll of stdin (setImmediate runs after it): a line the
+  // host wrote before agentd started (the SDKs write initialize at once) has been read by then, so a slow or
+  // busy machine cannot start the warm-up, which blocks for a few ms, ahead of answering it.
+  setImmediate(() => setTimeout(warmUp, 25).unref());
 
   edge.attach({
     startupGate: () => reportedSandboxFailure(sandboxSetup, io.stdout, opts.outputFormat),

@@ -29,7 +29,8 @@ export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionR
   if (!r.ok) throw new StartupError('sandbox_settings_invalid', r.message);
   if (!r.settings) return { sandbox: undefined, gate: Promise.resolve(undefined) };
   const settings = r.settings;
-  const sandbox = createCommandSandbox({ settings, logger });
+  // The runtime scans this process's working directory; the wrap cache fingerprints the same one.
+  const sandbox = createCommandSandbox({ settings, logger, workingDirectory: () => process.cwd() });
   const gate = sandbox.start().then((st) => {
     if (st.state === 'active') return undefined;
     if (settings.failIfUnavailable) {

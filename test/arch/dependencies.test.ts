@@ -156,6 +156,8 @@ describe('architecture', () => {
       ajv: (p) => p === 'src/tools/json-schema.ts',
       // Loaded lazily, only when the `sandbox` settings turn the command sandbox on.
       '@anthropic-ai/sandbox-runtime': (p) => p === 'src/tools/sandbox/runtime.ts',
+      // Required by the converter's worker thread on the first HTML page WebFetch reads.
+      turndown: (p) => p === 'src/tools/builtin/html-markdown.ts',
       tinyglobby: (p) => p.startsWith('src/tools/'),
       picomatch: (p) => p === 'src/permissions/match.ts' || p.startsWith('src/tools/'),
       // zod is the schema language for external input: the wire, tool inputs, and files agentd reads.

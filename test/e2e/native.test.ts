@@ -117,7 +117,10 @@ describe('the native executable', () => {
     const files = readdirSync(dir);
     expect(files.filter((f) => !f.endsWith('.js.cache')).sort()).toEqual(['.agentd-native', 'agentd-log.js', 'agentd-mcp.js', 'agentd-sdk.js', 'agentd-tools.js', 'agentd.js', 'node_modules', 'package.json']);
     expect(files).toEqual(expect.arrayContaining(['agentd.js.cache', 'agentd-tools.js.cache']));
-    expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['ajv', 'picomatch', 'tree-sitter-bash', 'web-tree-sitter']);
+    expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['ajv', 'picomatch', 'tree-sitter-bash', 'turndown', 'web-tree-sitter']);
+    // WebFetch's converter (turndown with its DOM) is one self-contained file there.
+    const md = spawnSync(process.execPath, ['-e', 'process.stdout.write(new (require(process.argv[1]))().turndown("<h1>x</h1><p>a <b>b</b></p>"))', join(dir, 'node_modules/turndown')], { encoding: 'utf8', cwd: top });
+    expect(md.stdout).toBe('x\n=\n\na **b**');
     const before = statSync(join(dir, 'agentd.js')).mtimeMs;
     expectTurn(await turn(exe, ws));
     expect(readdirSync(cacheRoot)).toEqual(builds);

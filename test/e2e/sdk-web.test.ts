@@ -30,7 +30,7 @@ describe('WebFetch through the SDK', () => {
     expect(toolResults(msgs)).toEqual([['wf', false, 'Version 2 adds sandboxing.']]);
     const side = run.requests().find((r) => r.model === 'claude-haiku-4-5');
     const content = side?.messages[0]?.content;
-    expect(typeof content === 'string' ? content.split('\n').slice(0, 8) : content).toEqual(['Web page content:', '---', '# Release notes', '', '# v2', '', 'Adds sandboxing.', '---']);
+    expect(typeof content === 'string' ? content.split('\n').slice(0, 8) : content).toEqual(['Web page content:', '---', '# Release notes', '', '# v2', '', 'Adds **sandboxing**.', '---']);
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'done' });
   });
 

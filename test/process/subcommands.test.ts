@@ -439,6 +439,7 @@ describe('doctor', () => {
           status: 'ok',
           detail: 'active: bubblewrap (/usr/bin/bwrap); read-only commands run without network, writes or reads outside the working directories',
         },
+        { name: 'Command sandbox (sandbox settings)', status: 'ok', detail: 'available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ripgrep; used when settings enable it' },
         { name: 'Config directory', status: 'ok', detail: `${h.config} (will be created in ${h.home})` },
         { name: 'Transcripts', status: 'ok', detail: `${join(h.config, 'projects')} (will be created in ${h.home})` },
         { name: 'Settings files', status: 'ok', detail: join(h.cwd, '.claude', 'settings.json') },
@@ -467,7 +468,8 @@ describe('doctor', () => {
     });
     // ripgrep is whatever /usr/bin or /bin has on this machine (CI installs it; a bare machine may not).
     const rgMark = findOnPath('rg', '/usr/bin:/bin') ? 'ok ripgrep' : 'warn ripgrep';
-    expect(marks).toEqual(['ok Node.js', rgMark, 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
+    const sandboxMark = ['rg', 'socat', 'bwrap'].every((b) => findOnPath(b, '/usr/bin:/bin')) ? 'ok Command sandbox (sandbox settings)' : 'warn Command sandbox (sandbox settings)';
+    expect(marks).toEqual(['ok Node.js', rgMark, 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', sandboxMark, 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
     expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider');
     expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));

@@ -7,6 +7,7 @@ import { readEnv } from '../../config/env.js';
 import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../tools/sandbox/index.js';
+import { probeCommandSandbox } from '../../tools/sandbox/runtime.js';
 import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
 import { settingsLayers } from './settings-peek.js';
@@ -70,6 +71,18 @@ export async function readOnlySandboxCheck(env: SubcommandIO['env'], opts: { bwr
         ? { name, status: 'fail', detail: `${s.reason}: AGENTD_READONLY_SANDBOX=required, so read-only commands ask before they run` }
         : { name, status: 'warn', detail: `${s.reason}: read-only commands run unconfined, guarded by the shell analyser only (install bubblewrap)` };
   }
+}
+
+/**
+ * Whether the command sandbox of the `sandbox` settings could run here (bubblewrap, socat, ripgrep, user
+ * namespaces), without starting it. Unavailable is a warning: it fails start-up only when settings enable it.
+ */
+export async function commandSandboxCheck(probe?: Parameters<typeof probeCommandSandbox>[0]): Promise<Check> {
+  const name = 'Command sandbox (sandbox settings)';
+  const r = await probeCommandSandbox(probe);
+  if (!r.ok) return { name, status: 'warn', detail: `unavailable: ${r.reason}. Settings that enable the sandbox fail start-up (unless sandbox.failIfUnavailable is false)` };
+  const warned = r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
+  return { name, status: r.warnings.length ? 'warn' : 'ok', detail: `available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ripgrep; used when settings enable it${warned}` };
 }
 
 /** Writable, or creatable (the nearest existing ancestor is a writable directory). Creates nothing. */
@@ -139,7 +152,7 @@ export const DOCTOR_HELP = [
   'Usage: agentd doctor [options]',
   '',
   'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), the read-only sandbox',
-  '(bubblewrap), writable config and transcript directories, settings files that parse, credentials. Contacts the',
+  '(bubblewrap), the command sandbox of the sandbox settings (bubblewrap, socat, ripgrep, user namespaces), writable config and transcript directories, settings files that parse, credentials. Contacts the',
   'endpoint only with --check-endpoint.',
   'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
   '',
@@ -165,6 +178,7 @@ export async function runDoctor(args: readonly string[], io: SubcommandIO): Prom
     ripgrepCheck(io.env),
     await shellParserCheck(),
     await readOnlySandboxCheck(io.env),
+    await commandSandboxCheck(),
     dirCheck('Config directory', configDir),
     dirCheck('Transcripts', join(configDir, 'projects')),
     settingsCheck(io, configDir),

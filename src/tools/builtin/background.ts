@@ -113,10 +113,18 @@ export class ShellTaskRegistry implements BackgroundRegistry {
   }
 
   /** start() for a command the command sandbox runs: `wrap` gives the argv and environment for the task's files. */
-  async startWrapped(req: StartShellTask, wrap: (p: PreparedTask) => Promise<{ argv: readonly string[]; env: Record<string, string> }>): Promise<ShellTaskInfo> {
+  async startWrapped(req: StartShellTask, wrap: (p: PreparedTask) => Promise<{ argv: readonly string[]; env: Record<string, string>; release: () => void }>): Promise<ShellTaskInfo> {
     const p = this.prepare(req);
     const w = await wrap(p);
-    return this.launch(req, p, spawnShell({ script: req.command, cwd: req.cwd, env: w.env, output: 'ignore', argv: w.argv }));
+    let child: ReturnType<typeof spawnShell>;
+    try {
+      child = spawnShell({ script: req.command, cwd: req.cwd, env: w.env, output: 'ignore', argv: w.argv });
+    } catch (e) {
+      w.release();
+      throw e;
+    }
+    void child.exited.then(w.release);
+    return this.launch(req, p, child);
   }
 
   private prepare(req: StartShellTask): PreparedTask {

@@ -164,7 +164,13 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
         if (placement.kind === 'jail') jail = placement.jailer({ ...jailScope(ctx, opts.projectDir), readableFiles: [initScript], writableFiles: [cwdFile] });
         if (placement.kind === 'sandbox') {
           const w = await sandboxedShell(placement, { script: input.command, env, ctx, projectDir: opts.projectDir, writableFiles: [cwdFile] });
-          child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env: w.env, output: output.writeFd, argv: w.argv });
+          try {
+            child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env: w.env, output: output.writeFd, argv: w.argv });
+          } catch (e) {
+            w.release();
+            throw e;
+          }
+          void child.exited.then(w.release);
         } else child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd, ...(jail ? { jail } : {}) });
       } finally {
         output.releaseWriter();

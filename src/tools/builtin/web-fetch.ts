@@ -10,7 +10,7 @@ import { netFetch, networkConfig } from '../../net/fetch.js';
 import { proxyFor } from '../../net/config.js';
 import { isIP } from 'node:net';
 import type { SideModel, Tool, ToolCallContext, ToolOutcome } from '../tool.js';
-import { htmlToText } from './html-text.js';
+import { htmlToMarkdown } from './html-markdown.js';
 import { checkPublicHost } from './web-fetch-guard.js';
 
 /** Whether a fetch of `u` goes through the configured proxy (not in NO_PROXY). */
@@ -118,14 +118,11 @@ function isTextual(ct: string): boolean {
   return /^text\/|json|xml|javascript|ecmascript|yaml|toml|csv|markdown|x-sh/.test(ct);
 }
 
-function pageText(body: Buffer, contentType: string): string {
+async function pageText(body: Buffer, contentType: string, signal: AbortSignal): Promise<string> {
   const ct = contentType.toLowerCase();
   const raw = decode(body, ct);
   const looksHtml = ct.includes('html') || (ct === '' && /^\s*(<!doctype html|<html)/i.test(raw.slice(0, 512)));
-  if (looksHtml) {
-    const { title, text } = htmlToText(raw);
-    return title ? `# ${title}\n\n${text}` : text;
-  }
+  if (looksHtml) return htmlToMarkdown(raw, { signal });
   if (ct === '' ? body.subarray(0, 8192).includes(0) : !isTextual(ct)) {
     throw new Error(`The content type is ${contentType || 'unknown (binary)'}; WebFetch returns text only.`);
   }
@@ -235,7 +232,11 @@ The redirect was not followed: fetching a different host needs its own call. To 
 - prompt: "${input.prompt}"`;
         return { data: { ...base, result, durationMs: now() - started }, content: result };
       }
-      const page = pageText(body.body, res.headers.get('content-type') ?? '');
+      const page = await pageText(body.body, res.headers.get('content-type') ?? '', signal).catch((e: unknown) => {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        if (timeout.aborted) throw new Error(`Timed out after ${timeoutMs} ms converting ${input.url}.`);
+        throw e;
+      });
       const from = Math.min(input.offset ?? 0, page.length);
       const to = Math.min(page.length, from + maxChars);
       const side = ctx.env.sideModel;

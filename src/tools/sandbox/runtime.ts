@@ -10,9 +10,11 @@
 //  - no network namespace of its own: traffic goes through the runtime's proxy, which lets through only the
 //    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`.
 // A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
-import { platform } from 'node:os';
+import { homedir, platform } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import type { CommandSandboxSettings } from './settings.js';
+import { MANDATORY_DENY_SEARCH_DEPTH, bwrapArgv, createWrapCache, missingMountTargets, removeMountPoints } from './wrap-cache.js';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 
@@ -37,6 +39,13 @@ export interface WrapRequest {
   signal?: AbortSignal;
 }
 
+/** A wrapped command: its argv, and `release` to call once the process has exited (mount points are removed
+ *  when no sandboxed command runs any more: removing one under a running sandbox would unmount its deny). */
+export interface WrappedCommand {
+  argv: string[];
+  release: () => void;
+}
+
 export interface CommandSandbox {
   readonly settings: CommandSandboxSettings;
   /** Checks the dependencies and starts the runtime (once); never rejects. */
@@ -44,7 +53,7 @@ export interface CommandSandbox {
   /** The status once start() settled; undefined before. */
   current(): CommandSandboxStatus | undefined;
   /** The argv that runs `bash -c script` inside the sandbox (start() must have reported `active`). */
-  wrap(req: WrapRequest): Promise<string[]>;
+  wrap(req: WrapRequest): Promise<WrappedCommand>;
   /** Stops the proxies (process exit). */
   stop(): Promise<void>;
 }
@@ -54,6 +63,12 @@ export interface CommandSandboxOptions {
   logger?: Logger;
   /** Loads the runtime (tests may substitute one). */
   load?: () => Promise<Runtime>;
+  /**
+   * The directory the runtime scans for the files it protects: this process's working directory (the runtime
+   * reads it itself). Given, wraps are reused while nothing they were made from changed (wrap-cache.ts);
+   * omitted, every command is wrapped afresh.
+   */
+  workingDirectory?: () => string;
 }
 
 export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbox {
@@ -62,6 +77,17 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   let status: CommandSandboxStatus | undefined;
   let runtime: Runtime | undefined;
   const load = opts.load ?? (() => import('@anthropic-ai/sandbox-runtime'));
+  const cache = createWrapCache();
+  // Sandboxed commands between wrap and exit, and what is to be removed once there are none.
+  let active = 0;
+  let pendingRuntimeCleanups = 0;
+  const pendingStubs = new Set<string>();
+  const cleanUp = (rt: Runtime): void => {
+    // The runtime counts its own wraps and removes its mount points at the last of them.
+    for (; pendingRuntimeCleanups > 0; pendingRuntimeCleanups--) rt.SandboxManager.cleanupAfterCommand();
+    removeMountPoints(pendingStubs);
+    pendingStubs.clear();
+  };
   const config = () => ({
     network: {
       allowedDomains: s.network.allowedDomains,
@@ -73,6 +99,8 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       ...(s.network.httpProxyPort !== undefined ? { httpProxyPort: s.network.httpProxyPort } : {}),
       ...(s.network.socksProxyPort !== undefined ? { socksProxyPort: s.network.socksProxyPort } : {}),
     },
+    // Its default, named so that the wrap cache fingerprints the same depth the runtime walks.
+    mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
     filesystem: { denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, allowWrite: s.filesystem.allowWrite, denyWrite: s.filesystem.denyWrite },
     ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
     ...(s.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),
@@ -90,6 +118,10 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
           if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${platform()})` };
           const deps = await m.checkDependenciesAsync();
           if (deps.errors.length) return { state: 'unavailable', reason: deps.errors.join('; ') };
+          // The runtime checks for the programs, not for the namespaces they need: without user namespaces
+          // every command would fail, so that is found out here (fail closed at start-up, clear reason).
+          const ns = await namespaceProbe(s.bwrapPath ?? 'bwrap', s.enableWeakerNestedSandbox === true);
+          if (ns !== undefined) return { state: 'unavailable', reason: ns };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
           await m.initialize(config());
           return { state: 'active' };
@@ -101,13 +133,90 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
     },
     async wrap(req) {
       if (status?.state !== 'active' || !runtime) throw new SandboxUnavailableError(`The sandbox is not running${status?.state === 'unavailable' ? `: ${status.reason}` : ''}; the command was not run.`);
-      const allowWrite = req.readOnly ? [...req.writableFiles] : [...req.writableDirs, ...s.filesystem.allowWrite, ...req.writableFiles];
+      const rt = runtime;
+      const dirs = req.readOnly ? [] : [...req.writableDirs, ...s.filesystem.allowWrite];
+      const allowWrite = [...dirs, ...req.writableFiles];
       const custom = { filesystem: { allowWrite, denyWrite: s.filesystem.denyWrite, denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead } };
-      const w = await runtime.SandboxManager.wrapWithSandboxArgv(req.script, 'bash', custom, req.signal, req.cwd);
-      return w.argv;
+      active++;
+      let fresh = false;
+      let stubs: string[] = [];
+      let released = false;
+      const release = (): void => {
+        if (released) return;
+        released = true;
+        active--;
+        if (fresh) pendingRuntimeCleanups++;
+        for (const p of stubs) pendingStubs.add(p);
+        if (active === 0) cleanUp(rt);
+      };
+      try {
+        const root = opts.workingDirectory?.();
+        const inputs = root !== undefined ? { root, namedPaths: [...dirs, ...s.filesystem.denyWrite, ...s.filesystem.denyRead, ...s.filesystem.allowRead].map((p) => absolute(p, root)), files: req.writableFiles } : undefined;
+        // The script is part of the invocation (agentd's is a constant: the command travels in the environment).
+        const key = JSON.stringify({ script: req.script, root, readOnly: req.readOnly, dirs, files: req.writableFiles.map((f) => dirname(f)) });
+        const reused = inputs ? cache.reuse(key, inputs) : undefined;
+        if (reused) {
+          req.signal?.throwIfAborted();
+          stubs = missingMountTargets(reused);
+          return { argv: reused, release };
+        }
+        const pre = inputs ? cache.prepare(inputs) : undefined;
+        const w = await rt.SandboxManager.wrapWithSandboxArgv(req.script, 'bash', custom, req.signal, req.cwd);
+        fresh = true;
+        return { argv: inputs ? cache.store(key, inputs, pre, w.argv) : bwrapArgv(w.argv), release };
+      } catch (e) {
+        release();
+        throw e;
+      }
     },
     async stop() {
+      cache.dispose();
       if (status?.state === 'active') await runtime?.SandboxManager.reset().catch(() => undefined);
     },
   };
+}
+
+/** A configured path as the runtime reads it: `~` is the home directory, a relative path is under `root`. */
+function absolute(p: string, root: string): string {
+  if (p === '~') return homedir();
+  if (p.startsWith('~/')) return resolve(homedir(), p.slice(2));
+  return resolve(root, p);
+}
+
+const PROBE_TIMEOUT_MS = 5000;
+
+/**
+ * Whether bubblewrap can create the namespaces the runtime asks for (user, pid, net, a fresh /proc unless the
+ * weaker nested mode binds the host's): undefined when it can, else why not.
+ */
+export async function namespaceProbe(bwrap: string, weakerNested: boolean): Promise<string | undefined> {
+  const { spawn } = await import('node:child_process');
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-user', '--unshare-pid', '--unshare-net', ...(weakerNested ? ['--bind', '/proc', '/proc'] : ['--proc', '/proc']), '--', 'true'];
+  return new Promise((resolve) => {
+    let stderr = '';
+    const child = spawn(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: PROBE_TIMEOUT_MS });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (stderr.length < 2000) stderr += d;
+    });
+    child.on('error', (e) => resolve(`${bwrap} did not start: ${e.message}`));
+    child.on('close', (code, signal) => resolve(code === 0 ? undefined : `bubblewrap cannot create user, pid and network namespaces here (${signal ?? `exit ${code}`}): ${stderr.trim().split('\n')[0] || 'no message'}`));
+  });
+}
+
+/**
+ * What `agentd doctor` reports: whether the command sandbox could run here, without starting it (no proxies).
+ * `load` substitutes the runtime (tests).
+ */
+export async function probeCommandSandbox(load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime')): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
+  try {
+    const m = (await load()).SandboxManager;
+    if (!m.isSupportedPlatform()) return { ok: false, reason: `the sandbox does not support this platform (${platform()})` };
+    const deps = await m.checkDependenciesAsync();
+    if (deps.errors.length) return { ok: false, reason: deps.errors.join('; ') };
+    const ns = await namespaceProbe('bwrap', false);
+    return ns === undefined ? { ok: true, warnings: deps.warnings } : { ok: false, reason: ns };
+  } catch (e) {
+    return { ok: false, reason: `@anthropic-ai/sandbox-runtime does not load: ${e instanceof Error ? e.message : String(e)}` };
+  }
 }

@@ -3,7 +3,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import type { WebFetchOutput as SdkWebFetchOutput } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { htmlToText } from '../../../src/tools/builtin/html-text.js';
+import { HTML_CONVERT_MAX_CHARS, TRUNCATED_NOTE, htmlToMarkdown } from '../../../src/tools/builtin/html-markdown.js';
 import { type WebFetchOutput, createWebFetchTool } from '../../../src/tools/builtin/web-fetch.js';
 import { isNonPublicAddress } from '../../../src/tools/builtin/web-fetch-guard.js';
 import type { SideModel } from '../../../src/tools/tool.js';
@@ -20,16 +20,18 @@ const HTML = `<!doctype html><html><head><title>Test &amp; Page</title><style>bo
     indentation</pre>
 </body></html>`;
 
+// turndown's markdown (src/tools/builtin/html-markdown.ts): head, scripts and styles dropped, the title first,
+// &nbsp; kept as U+00A0.
 const HTML_TEXT = `# Test & Page
 
 [Home](/home)
 
-# Hello world
+# Hello\u00a0world
 
-First paragraph with bold and a [link](https://example.org/x).
+First paragraph with **bold** and a [link](https://example.org/x).
 
-- one
-- two <3
+-   one
+-   two <3
 
   keep
     indentation`;
@@ -295,16 +297,36 @@ describe('WebFetch with the small, fast model', () => {
   });
 });
 
-describe('htmlToText', () => {
-  it('survives unclosed elements without quadratic blow-up', () => {
-    const evil = '<script>'.repeat(20_000) + '<a href="x">'.repeat(20_000) + '<'.repeat(50_000);
-    const started = performance.now();
-    htmlToText(`<p>ok</p>${evil}`);
-    expect(performance.now() - started).toBeLessThan(2000);
-    expect(htmlToText('<p>a</p><script>never closed').text).toBe('a');
+describe('htmlToMarkdown', () => {
+  it('converts with turndown: fenced code, escaped markdown, entities, an unclosed script dropped', async () => {
+    expect(await htmlToMarkdown('<pre><code class="language-js">let a = 1;\n</code></pre><p>x_y *z* &#233;&#x263A;&unknown;</p>')).toBe('```js\nlet a = 1;\n```\n\nx\\_y \\*z\\* é☺&unknown;');
+    expect(await htmlToMarkdown('<p>a</p><script>never closed')).toBe('a');
   });
 
-  it('decodes numeric entities', () => {
-    expect(htmlToText('<p>&#233;&#x263A;&unknown;</p>').text).toBe('é☺&unknown;');
+  it('converts at most 1 MiB of a page and says so', async () => {
+    const page = '<p>word</p>'.repeat(Math.ceil((HTML_CONVERT_MAX_CHARS + 11) / 11));
+    const md = await htmlToMarkdown(page);
+    // 95,325 whole paragraphs fit in 1 MiB; the 95,326th is cut after its "<".
+    expect(md).toBe(`${Array.from({ length: 95_325 }, () => 'word').join('\n\n')}\n\n<\n\n${TRUNCATED_NOTE}`);
+  });
+
+  it('gives a page that takes too long as its HTML, without blocking the session, and converts the next one', async () => {
+    // Nested unclosed links make the HTML5 parser quadratic (seconds for this page).
+    const hostile = `<p>ok</p>${'<a href="x">'.repeat(20_000)}`;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const md = await htmlToMarkdown(hostile, { timeoutMs: 300 });
+    clearInterval(timer);
+    expect(md).toBe(`[The page could not be converted to markdown (it took longer than 300 ms); its HTML follows.]\n\n${hostile}`);
+    expect(ticks).toBeGreaterThan(5);
+    expect(await htmlToMarkdown('<h2>next</h2>')).toBe('## next');
+  });
+
+  it('stops with the call', async () => {
+    const ac = new AbortController();
+    const pending = htmlToMarkdown(`<p>ok</p>${'<a href="x">'.repeat(20_000)}`, { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('interrupted')), 50);
+    await expect(pending).rejects.toThrow('interrupted');
+    expect(await htmlToMarkdown('<p>again</p>')).toBe('again');
   });
 });
