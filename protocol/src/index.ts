@@ -30,6 +30,7 @@ import {
   McpStatusResponse,
   ReloadSkillsResponse,
   RemoteControlResponse,
+  McpAuthenticateResponse,
 } from './control-responses.js';
 import { InboundUserFrame } from './user-frame.js';
 import {
@@ -66,6 +67,7 @@ import {
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
+import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 
 export * from './commands.js';
@@ -76,6 +78,7 @@ export * from './envelope.js';
 export * from './hooks.js';
 export * from './inbound.js';
 export * from './messages.js';
+export * from './mcp-auth.js';
 export * from './user-frame.js';
 export * from './permissions.js';
 
@@ -150,6 +153,7 @@ export const NAMED_SCHEMAS = {
   McpStatusResponse,
   McpMessageResponse,
   McpSetServersResponse,
+  McpAuthenticateResponse,
   InterruptResponse,
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
@@ -174,6 +178,9 @@ export const NAMED_SCHEMAS = {
   McpReconnectRequest,
   McpToggleRequest,
   McpSetServersRequest,
+  McpAuthenticateRequest,
+  McpOAuthCallbackUrlRequest,
+  McpClearAuthRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,

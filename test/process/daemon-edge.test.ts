@@ -190,8 +190,10 @@ describe('hooks at the process level', () => {
       join(cwd, '.claude/settings.json'),
       JSON.stringify({
         hooks: {
-          Notification: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
-          SessionEnd: [{ hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }],
+          // One write per event: the Notification hook runs in the background and may still be writing when
+          // SessionEnd's runs (a busy machine interleaved `cat` and `echo` of the two into one line).
+          Notification: [{ hooks: [{ type: 'command', command: `x=$(cat); printf '%s\\n' "$x" >> ${log}` }] }],
+          SessionEnd: [{ hooks: [{ type: 'command', command: `x=$(cat); printf '%s\\n' "$x" >> ${log}` }] }],
         },
       }),
     );
