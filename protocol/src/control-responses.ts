@@ -188,3 +188,18 @@ export const GetContextUsageResponse = z.strictObject({
   agentd_estimate: z.enum(['estimate', 'api_plus_estimate']),
 });
 export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;
+
+/**
+ * `authUrl` is for the user's browser. `callbackExpected`: the flow waits for the redirect (loopback listener on
+ * `callbackPort` for `redirectScheme: "localhost"`, or `mcp_oauth_callback_url`). Neither flag set: the stored
+ * authorization was still usable (refreshed) and no user action is needed.
+ */
+export const McpAuthenticateResponse = z.strictObject({
+  authUrl: z.optional(z.string()),
+  requiresUserAction: z.boolean(),
+  callbackExpected: z.boolean(),
+  redirectScheme: z.optional(z.enum(['localhost', 'custom'])),
+  state: z.optional(z.string()),
+  callbackPort: z.optional(z.number()),
+});
+export type McpAuthenticateResponse = z.infer<typeof McpAuthenticateResponse>;

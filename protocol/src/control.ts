@@ -1,6 +1,7 @@
 // SDK→daemon control request payloads and the daemon's success payloads (protocol.md §4.2).
 import * as z from 'zod/mini';
 import { HookRegistrations } from './hooks.js';
+import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { PermissionMode } from './permissions.js';
 
 export const InitializeRequest = z.looseObject({
@@ -176,6 +177,9 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'mcp_reconnect',
   'mcp_toggle',
   'mcp_set_servers',
+  'mcp_authenticate',
+  'mcp_oauth_callback_url',
+  'mcp_clear_auth',
   'set_mcp_permission_mode_override',
   'generate_session_title',
   'get_context_usage',
@@ -197,6 +201,9 @@ export const CONTROL_REQUEST_SCHEMAS = {
   mcp_reconnect: McpReconnectRequest,
   mcp_toggle: McpToggleRequest,
   mcp_set_servers: McpSetServersRequest,
+  mcp_authenticate: McpAuthenticateRequest,
+  mcp_oauth_callback_url: McpOAuthCallbackUrlRequest,
+  mcp_clear_auth: McpClearAuthRequest,
   set_mcp_permission_mode_override: SetMcpPermissionModeOverrideRequest,
   generate_session_title: GenerateSessionTitleRequest,
   reload_skills: ReloadSkillsRequest,

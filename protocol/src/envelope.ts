@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'not_allowed',
   'not_available',
   'internal',
+  // mcp_authenticate (Claude Code's codes): the host's redirect URI cannot be used; no client registration possible.
+  'mcp_redirect_uri_unusable',
+  'mcp_client_registration_unavailable',
 ] as const;
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -31,6 +31,7 @@ import {
   McpStatusResponse,
   ReloadSkillsResponse,
   RemoteControlResponse,
+  McpAuthenticateResponse,
 } from './control-responses.js';
 import { InboundUserFrame } from './user-frame.js';
 import {
@@ -67,6 +68,7 @@ import {
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
+import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 import { SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame, SystemTaskUpdatedFrame } from './task-frames.js';
 
@@ -78,6 +80,7 @@ export * from './envelope.js';
 export * from './hooks.js';
 export * from './inbound.js';
 export * from './messages.js';
+export * from './mcp-auth.js';
 export * from './user-frame.js';
 export * from './permissions.js';
 export * from './task-frames.js';
@@ -158,6 +161,7 @@ export const NAMED_SCHEMAS = {
   McpStatusResponse,
   McpMessageResponse,
   McpSetServersResponse,
+  McpAuthenticateResponse,
   InterruptResponse,
   GenerateSessionTitleResponse,
   GetContextUsageResponse,
@@ -188,6 +192,9 @@ export const NAMED_SCHEMAS = {
   McpReconnectRequest,
   McpToggleRequest,
   McpSetServersRequest,
+  McpAuthenticateRequest,
+  McpOAuthCallbackUrlRequest,
+  McpClearAuthRequest,
   InboundControlResponse,
   ControlCancelRequest,
   PermissionResult,

@@ -121,7 +121,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const startMode = config.permissions.startMode;
   const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
-  const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers });
+  const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, configDir: config.configDir });
   const mcp = mcpSetup.hub;
 
   // The process edge (input loop, end at EOF, shutdown): created first, so the frame writer can ask it to stop.
@@ -372,6 +372,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       mcpToggle: (server, enabled) => mcp.toggle(server, enabled),
       mcpSetServers: (servers) => mcpSetup.setServers(servers),
       mcpModeOverride: (server, mode) => mcp.setModeOverride(server, mode),
+      mcpAuth: mcpSetup.auth,
       reloadOutputStyles: () => project.reloadOutputStyles(),
       contextSnapshot,
       reloadSkills: () => cmds.reloadSkills(),
@@ -424,7 +425,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     warmUp,
     closeHostRequests: (why) => client.closeAll(why),
     session,
-    stopChildren: () => Promise.all([mcp.close(), background().killAll(), tracker.killAll(2000)]),
+    stopChildren: () => Promise.all([(mcpSetup.auth.close(), mcp.close()), background().killAll(), tracker.killAll(2000)]),
     sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
     closeTranscript: () => opened.recorder.close(),
     drainFrames: () => writer.drain(),

@@ -35,7 +35,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       stdout.write(helpText());
       return;
     }
-    process.exitCode = await runSubcommand(call, { stdout, stderr: process.stderr, env, cwd: process.cwd(), home: homedir(), globalArgs: call.globalArgs });
+    process.exitCode = await runSubcommand(call, { stdout, stdin: process.stdin, stderr: process.stderr, env, cwd: process.cwd(), home: homedir(), globalArgs: call.globalArgs });
     return;
   }
   let opts: CliOptions;

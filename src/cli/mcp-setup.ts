@@ -7,6 +7,9 @@ import type { ControlClient } from '../control/outbound.js';
 import type { Logger } from '../log/logger.js';
 import { McpConfigError, type McpServerSpec, parseServerEntry, resolveMcpServers } from '../mcp/config.js';
 import { McpHub, type ToolSink } from '../mcp/hub.js';
+import { McpAuth } from '../mcp/auth.js';
+import { McpOAuthStore, oauthStorePath } from '../mcp/oauth-store.js';
+import { netFetch } from '../net/fetch.js';
 import { ruleNamesTool } from '../permissions/match.js';
 import type { RuleSet } from '../permissions/rules.js';
 import { childEnvironment, type ProcessGroupTracker } from '../tools/environment.js';
@@ -30,6 +33,8 @@ export const DEFAULT_MAX_MCP_OUTPUT_TOKENS = 25_000;
 
 export interface McpSetup {
   hub: McpHub;
+  /** OAuth for remote servers (mcp_authenticate, mcp_oauth_callback_url, mcp_clear_auth). */
+  auth: McpAuth;
   /** MCP_TIMEOUT: how long the first model request waits for pending servers. */
   timeoutMs: number;
   /** Background work may begin: external servers connect. */
@@ -88,6 +93,8 @@ export function setupMcp(d: {
   oneShot: () => boolean;
   client: () => ControlClient;
   disabledProjectServers: readonly string[];
+  /** The config directory: OAuth grants live in `<configDir>/agentd/mcp-oauth.json` (0600). */
+  configDir: string;
 }): McpSetup {
   let specs: McpServerSpec[];
   try {
@@ -105,7 +112,9 @@ export function setupMcp(d: {
     throw e;
   }
   const timeoutMs = d.env.mcp.timeoutMs || DEFAULT_MCP_TIMEOUT_MS;
+  const oauthStore = new McpOAuthStore(oauthStorePath(d.configDir));
   const hub = new McpHub({
+    oauthStore,
     tools: d.tools,
     // Bare deny rules (`mcp__srv`, `mcp__srv__*`, `mcp__srv__tool`) keep the tools from the model, as for built-ins.
     isRemoved: (name) => d.rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none')),
@@ -120,8 +129,17 @@ export function setupMcp(d: {
     clientVersion: AGENTD_VERSION,
   });
   hub.add(specs);
+  const auth = new McpAuth({
+    hub,
+    store: oauthStore,
+    fetch: netFetch,
+    clientVersion: AGENTD_VERSION,
+    ...(d.env.mcp.oauthCallbackPort !== undefined ? { callbackPort: d.env.mcp.oauthCallbackPort } : {}),
+    load: () => import('../mcp/lazy-entry.js'),
+  });
   const setup: McpSetup = {
     hub,
+    auth,
     timeoutMs,
     start: () => hub.start(),
     attachHost: () => {

@@ -40,7 +40,14 @@ export interface EnvConfig {
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
   sessionState: SessionStateMode;
-  mcp: { timeoutMs: number | undefined; connectTimeoutMs: number | undefined; toolTimeoutMs: number | undefined; maxOutputTokens: number | undefined };
+  mcp: {
+    timeoutMs: number | undefined;
+    connectTimeoutMs: number | undefined;
+    toolTimeoutMs: number | undefined;
+    maxOutputTokens: number | undefined;
+    /** MCP_OAUTH_CALLBACK_PORT: the loopback port of an MCP OAuth redirect (Claude Code's name). */
+    oauthCallbackPort: number | undefined;
+  };
   /** AGENTD_READONLY_SANDBOX, parsed by tools/sandbox. */
   readOnlySandbox: string | undefined;
   path: string | undefined;
@@ -80,6 +87,7 @@ export function readEnv(env: Env): EnvConfig {
       connectTimeoutMs: int(env, 'MCP_CONNECT_TIMEOUT_MS'),
       toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT'),
       maxOutputTokens: int(env, 'MAX_MCP_OUTPUT_TOKENS'),
+      oauthCallbackPort: int(env, 'MCP_OAUTH_CALLBACK_PORT'),
     },
     readOnlySandbox: env['AGENTD_READONLY_SANDBOX'],
     path: env['PATH'],

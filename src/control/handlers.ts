@@ -1,7 +1,7 @@
 // The control requests agentd answers. Each handler validates, replies, and (through `after`) acts once the
 // reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
 // its system/status frame.
-import type { InitializeRequest, InitializeResponse } from '../../protocol/src/index.js';
+import type { ErrorCode, InitializeRequest, InitializeResponse, McpAuthenticateResponse } from '../../protocol/src/index.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
 import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
@@ -29,6 +29,12 @@ export interface HandlerDeps {
   mcpModeOverride: (server: string, mode: 'default' | 'auto' | null) => boolean;
   /** A message from the host's SDK MCP server `server`; false when no SDK server has that name. */
   mcpMessage: (server: string, message: Record<string, unknown>) => boolean;
+  /** OAuth for remote MCP servers (`mcp_authenticate`, `mcp_oauth_callback_url`, `mcp_clear_auth`); rejections carry `code`. */
+  mcpAuth: {
+    authenticate(server: string, opts: { redirectUri?: string; redirectUriOnly?: boolean }): Promise<McpAuthenticateResponse>;
+    submitCallback(server: string, callbackUrl: string): Promise<void>;
+    clearAuth(server: string): Promise<void>;
+  };
   /** `reload_output_styles`: the refreshed style names. */
   reloadOutputStyles: () => string[];
   /** `reload_skills`: rescans commands and skills (sending commands_changed); the skills as slash commands. */
@@ -61,6 +67,20 @@ async function settle(f: () => Promise<string | undefined>): Promise<{ error?: s
 function mcpOutcome(r: { error?: string; unknown?: boolean }): HandlerResult {
   if (r.error === undefined) return { ok: true, response: {} };
   return { ok: false, code: r.unknown ? 'invalid_request' : 'request_failed', error: r.error };
+}
+
+/** The codes an MCP OAuth refusal may carry (McpAuthError's). */
+const AUTH_CODES: readonly ErrorCode[] = ['invalid_request', 'request_failed', 'mcp_redirect_uri_unusable', 'mcp_client_registration_unavailable'];
+const isErrorCode = (x: unknown): x is ErrorCode => AUTH_CODES.some((c) => c === x);
+
+/** An MCP OAuth refusal: its message, and its `code` when it names a wire error code (else `request_failed`). */
+async function authOutcome(f: () => Promise<Record<string, unknown>>): Promise<HandlerResult> {
+  try {
+    return { ok: true, response: await f() };
+  } catch (e) {
+    const raw = e instanceof Error && 'code' in e ? e.code : undefined;
+    return { ok: false, code: isErrorCode(raw) ? raw : 'request_failed', error: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 export function createControlHandlers(d: HandlerDeps): ControlHandlers {
@@ -116,6 +136,13 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     // reconnectMcpServer() and toggleMcpServer() expect a settled outcome.
     mcp_reconnect: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpReconnect(req.serverName))),
     mcp_toggle: async (req): Promise<HandlerResult> => mcpOutcome(await settle(() => d.mcpToggle(req.serverName, req.enabled))),
+
+    mcp_authenticate: (req) =>
+      authOutcome(() =>
+        d.mcpAuth.authenticate(req.serverName, { ...(req.redirectUri ? { redirectUri: req.redirectUri } : {}), ...(req.redirectUriOnly ? { redirectUriOnly: true } : {}) }),
+      ),
+    mcp_oauth_callback_url: (req) => authOutcome(async () => (await d.mcpAuth.submitCallback(req.serverName, req.callbackUrl), {})),
+    mcp_clear_auth: (req) => authOutcome(async () => (await d.mcpAuth.clearAuth(req.serverName), {})),
 
     mcp_set_servers: async (req): Promise<HandlerResult> => ({ ok: true, response: await d.mcpSetServers(req.servers) }),
 

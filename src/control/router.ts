@@ -29,7 +29,7 @@ export interface RouterDeps {
   logger: Logger;
 }
 
-const ANSWERED_IN_BACKGROUND: ReadonlySet<string> = new Set(['mcp_set_servers', 'mcp_reconnect', 'mcp_toggle']);
+const ANSWERED_IN_BACKGROUND: ReadonlySet<string> = new Set(['mcp_set_servers', 'mcp_reconnect', 'mcp_toggle', 'mcp_authenticate', 'mcp_oauth_callback_url', 'mcp_clear_auth']);
 
 const REQUEST_ID_RE = /"request_id"\s*:\s*"((?:[^"\\]|\\.){1,256})"/;
 

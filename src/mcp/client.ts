@@ -11,8 +11,11 @@ import { ElicitRequestSchema, ErrorCode, McpError, type Tool as McpTool, ToolLis
 import type { AnyTool } from '../tools/tool.js';
 import type { McpServerSpec } from './config.js';
 import type { ElicitationAnswer, ElicitationAsk, McpMessagePort } from './port.js';
+import { StoredOAuthProvider } from './oauth-provider.js';
+import { type McpOAuthStore, oauthKey, oauthSettings } from './oauth-store.js';
 import { SdkHostTransport } from './sdk-transport.js';
-import { GroupStdioTransport } from './stdio-transport.js';
+import { GroupStdioTransport, MAX_STDIO_MESSAGE_BYTES } from './stdio-transport.js';
+import { boundedFetch } from './bounded-fetch.js';
 import { adaptMcpTool } from './tool-adapter.js';
 
 export interface ConnectDeps {
@@ -27,6 +30,8 @@ export interface ConnectDeps {
    * plugged in. Default: net/fetch.ts netFetch (the proxy, NO_PROXY and client-certificate settings).
    */
   fetch?: typeof fetch;
+  /** Stored OAuth grants: a remote server with one connects with it (refreshed by the MCP SDK on a 401). */
+  oauthStore?: McpOAuthStore;
   /** Bounds the handshake (initialize + tools/list). */
   connectTimeoutMs: number;
   /** Default per-call limit (MCP_TOOL_TIMEOUT); a server's own `timeout` (≥ 1000 ms) wins. */
@@ -79,7 +84,7 @@ export class McpConnectError extends Error {
 
 /**
  * A remote server refused us with 401 (or the MCP SDK's UnauthorizedError): the hub reports it `needs-auth`, as
- * Claude Code does. agentd runs no OAuth flow (it has no browser); a token in the config's `headers` works.
+ * Claude Code does. The host starts an OAuth flow with `mcp_authenticate` (auth.ts); a token in `headers` works too.
  * Recognised by `name` because the hub must not load this module eagerly.
  */
 export class McpNeedsAuthError extends Error {
@@ -95,6 +100,10 @@ export class McpNeedsAuthError extends Error {
  * drop is seen.
  */
 function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
+  // An answer over the byte cap (bounded-fetch.ts), as a JSON body or inside an event stream: the connection is
+  // given up (the calls waiting on it fail with the reason) and redialled, as for stdio.
+  const oversized = e instanceof Error ? /sent a message over the \d+-byte limit/.exec(e.message) : null;
+  if (oversized) return `the server ${oversized[0]}`;
   if (e instanceof StreamableHTTPError && e.code === 404) return `the server no longer knows the session (${e.message})`;
   if (type === 'sse') {
     // The event stream carries every answer: once it is lost, answers to requests in flight are lost with it,
@@ -114,6 +123,11 @@ function isUnauthorized(e: unknown): boolean {
   return (e instanceof StreamableHTTPError || e instanceof SseError) && e.code === 401;
 }
 
+function clientIdOf(config: Readonly<Record<string, unknown>>): { clientId?: string } {
+  const id = oauthSettings(config).clientId;
+  return id ? { clientId: id } : {};
+}
+
 type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' }>;
 
 function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
@@ -131,7 +145,16 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
       const url = new URL(spec.config.url);
       const requestInit = { headers: { ...(spec.config.headers ?? {}) } };
       // netFetch: the proxy, NO_PROXY and client-certificate settings (net/fetch.ts).
-      const opts = { requestInit, fetch: d.fetch ?? netFetch };
+      const key = oauthKey(spec.name, spec.config);
+      const stored = d.oauthStore?.get(key);
+      // Passive: sends the stored token and refreshes it; a new authorization is left to mcp_authenticate.
+      const authProvider =
+        d.oauthStore && stored?.tokens
+          ? new StoredOAuthProvider({ store: d.oauthStore, key, serverName: spec.name, serverUrl: spec.config.url, redirectUrl: stored.redirectUri ?? 'http://localhost/callback', clientVersion: d.clientVersion, ...clientIdOf(spec.config) })
+          : undefined;
+      // Each message is bounded as a stdio server's are (bounded-fetch.ts).
+      const fetch = boundedFetch(d.fetch ?? netFetch, { limit: MAX_STDIO_MESSAGE_BYTES, server: spec.name });
+      const opts = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
       return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }
     case 'sdk':
@@ -300,7 +323,7 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);
     if (isUnauthorized(e)) {
-      throw new McpNeedsAuthError(`the server answered 401 Unauthorized (${reason}); agentd runs no OAuth flow: put a token in the server's "headers"`);
+      throw new McpNeedsAuthError(`the server answered 401 Unauthorized (${reason}); authenticate with mcp_authenticate (the SDK's mcpAuthenticate) or put a token in the server's "headers"`);
     }
     throw new McpConnectError(reason);
   }

@@ -188,6 +188,19 @@ export class McpHub {
     return byTool.get(toolName);
   }
 
+  /** The server's current definition (for OAuth: mcp_authenticate, mcp_clear_auth). */
+  specOf(name: string): McpServerSpec | undefined {
+    return this.entries.get(name)?.spec;
+  }
+
+  /** An OAuth flow for `name` failed: a server that is failed or needs-auth is `needs-auth` with why (others keep their state). */
+  authFailed(name: string, reason: string): void {
+    const e = this.entries.get(name);
+    if (!e || (e.state !== 'failed' && e.state !== 'needs-auth')) return;
+    e.state = 'needs-auth';
+    e.error = reason;
+  }
+
   /** For system/init. */
   initList(): Array<{ name: string; status: McpServerState; source: McpSource; error?: string }> {
     return [...this.entries.values()].map((e) => ({ name: e.spec.name, status: e.state, source: e.spec.source, ...(e.error !== undefined ? { error: e.error } : {}) }));

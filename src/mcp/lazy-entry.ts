@@ -2,3 +2,5 @@
 // Built as its own bundle (dist/agentd-mcp.js) and required on demand (scripts/build.mjs).
 export { connectServer } from './client.js';
 export { resourceTools } from './resource-tools.js';
+export { beginOAuth } from './oauth-flow.js';
+export { serveTools } from './serve.js';

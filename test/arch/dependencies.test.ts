@@ -128,6 +128,7 @@ describe('architecture', () => {
       'protocol/src/envelope.ts',
       'protocol/src/hooks.ts',
       'protocol/src/inbound.ts',
+      'protocol/src/mcp-auth.ts',
       'protocol/src/permissions.ts',
       'protocol/src/runtime.ts',
       'protocol/src/user-frame.ts',

@@ -190,10 +190,10 @@ describe('hooks at the process level', () => {
       join(cwd, '.claude/settings.json'),
       JSON.stringify({
         hooks: {
-          // One append of the whole line per hook: the Notification hook runs unawaited and may still be writing
-          // when SessionEnd's runs (a busy machine interleaved `cat >> log; echo >> log` of the two).
-          Notification: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
-          SessionEnd: [{ hooks: [{ type: 'command', command: `line=$(cat); printf '%s\\n' "$line" >> ${log}` }] }],
+          // One write per event: the Notification hook runs in the background and may still be writing when
+          // SessionEnd's runs (a busy machine interleaved `cat` and `echo` of the two into one line).
+          Notification: [{ hooks: [{ type: 'command', command: `x=$(cat); printf '%s\\n' "$x" >> ${log}` }] }],
+          SessionEnd: [{ hooks: [{ type: 'command', command: `x=$(cat); printf '%s\\n' "$x" >> ${log}` }] }],
         },
       }),
     );

@@ -246,11 +246,10 @@ describe('mcp', () => {
     expect(await run(['mcp', 'get'], { home: h })).toEqual({ code: 2, stdout: '', stderr: "error: missing required argument 'name'\n" });
   });
 
-  it('serve/login/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
+  it('login/…: a clear refusal, exit 1; an unknown mcp command is exit 2; bare `mcp` prints help, exit 1', async () => {
     const byHand = 'Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.';
     const refusals: Array<[string[], string]> = [
-      [['serve'], "'mcp serve' is not available in agentd: it does not run as an MCP server exposing its own tools. Use it as the Claude Code CLI under an Agent SDK or an ACP adapter."],
-      [['login', 'x'], "'mcp login' is not available in agentd: agentd runs no OAuth flow (it has no browser to open): give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>."],
+      [['login', 'x'], "'mcp login' is not available in agentd: OAuth runs inside a session, started by the host (the SDK's mcpAuthenticate, control request mcp_authenticate; mcpClearAuth forgets a grant), or give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>."],
       [['add-from-claude-desktop'], `'mcp add-from-claude-desktop' is not available in agentd (it is an interactive import of Claude Desktop's servers). ${byHand}`],
     ];
     for (const [sub, message] of refusals) expect(await run(['mcp', ...sub])).toEqual({ code: 1, stdout: '', stderr: `${message}\n` });

@@ -20,7 +20,7 @@ export interface SubcommandSpec {
 export const SUBCOMMANDS: readonly SubcommandSpec[] = [
   { name: 'auth', summary: 'Credentials: `auth status [--json|--text]`, `auth login`, `auth logout` (environment only)' },
   { name: 'doctor', summary: 'Check Node, ripgrep, the shell parser, config dirs, credentials (--check-endpoint: the endpoint)' },
-  { name: 'mcp', summary: 'Configure MCP servers (`mcp add|add-json|remove|list|get`, in Claude Code\'s files)' },
+  { name: 'mcp', summary: 'Configure MCP servers (`mcp add|add-json|remove|list|get`, in Claude Code\'s files); `mcp serve`: the built-in tools over MCP' },
   { name: 'update', aliases: ['upgrade'], summary: 'How agentd is updated (prints the commands; no network)' },
   { name: 'install', summary: 'How agentd is installed (prints the commands; no network)' },
 ];
@@ -112,7 +112,8 @@ async function run(call: SubcommandCall, io: SubcommandIO): Promise<SubExit> {
     case 'auth':
       return runAuth(call.args, io);
     case 'mcp':
-      return runMcp(call.args, io);
+      // `mcp serve` is long-lived and loads the tools (cli/mcp-serve.ts); the other mcp commands answer at once.
+      return call.args[0] === 'serve' ? (await import('../mcp-serve.js')).runMcpServe(call.args.slice(1), io) : runMcp(call.args, io);
     case 'doctor':
       return runDoctor(call.args, io);
     case 'update':

@@ -112,18 +112,19 @@ export const MCP_HELP = [
   '  list                                           List configured MCP servers',
   '  get <name>                                     Details of one configured server (environment and header values are not shown)',
   '',
-  'Not available in agentd (exit 1): add-from-claude-desktop, login, logout, reset-project-choices, serve.',
+  '  serve                                          Serve the built-in tools as an MCP server on stdio (no permission prompts: what would ask is refused)',
+  '',
+  'Not available in agentd (exit 1): add-from-claude-desktop, login, logout, reset-project-choices.',
 ];
 
 const BY_HAND = 'Use agentd mcp add|add-json|remove, or edit .mcp.json (project) or ~/.claude.json (user) by hand.';
-const NO_OAUTH = "agentd runs no OAuth flow (it has no browser to open): give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>.";
+const NO_OAUTH = "OAuth runs inside a session, started by the host (the SDK's mcpAuthenticate, control request mcp_authenticate; mcpClearAuth forgets a grant), or give the server a token in its headers, e.g. agentd mcp add -t http -H 'Authorization: Bearer ${TOKEN}' <name> <url>.";
 /** Claude Code's mcp commands agentd does not have, each refused with what to do instead. */
 const UNSUPPORTED = new Map<string, string>([
   ['add-from-claude-desktop', `'mcp add-from-claude-desktop' is not available in agentd (it is an interactive import of Claude Desktop's servers). ${BY_HAND}`],
   ['login', `'mcp login' is not available in agentd: ${NO_OAUTH}`],
   ['logout', `'mcp logout' is not available in agentd: ${NO_OAUTH}`],
   ['reset-project-choices', `'mcp reset-project-choices' is not available in agentd: it has no .mcp.json approval choices (project servers are used when the project setting source is on). ${BY_HAND}`],
-  ['serve', "'mcp serve' is not available in agentd: it does not run as an MCP server exposing its own tools. Use it as the Claude Code CLI under an Agent SDK or an ACP adapter."],
 ]);
 
 export function runMcp(args: readonly string[], io: SubcommandIO): SubExit {

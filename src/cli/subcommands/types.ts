@@ -1,6 +1,6 @@
 // What every subcommand gets and gives back. Subcommands answer locally: they never start a session, write a
 // transcript or call a model, and they load none of the tool or SDK bundles (doctor's tree-sitter check aside).
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -12,6 +12,8 @@ export interface SubcommandIO {
   env: Env;
   cwd: string;
   home: string;
+  /** Standard input (`mcp serve` reads MCP messages from it); process.stdin when absent. */
+  stdin?: Readable;
   /** Flags given before the subcommand word (e.g. the ACP adapter's `--settings <json> auth status --json`). */
   globalArgs: readonly string[];
 }

@@ -35,6 +35,11 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     mcpToggle: async () => undefined,
     mcpSetServers: async () => ({ added: [], removed: [], errors: {} }),
     mcpModeOverride: () => true,
+    mcpAuth: {
+      authenticate: async () => ({ requiresUserAction: false, callbackExpected: false }),
+      submitCallback: async () => undefined,
+      clearAuth: async () => undefined,
+    },
     contextSnapshot: async () => EMPTY,
     reloadOutputStyles: () => ['default'],
     persistTitle: (t) => persisted.push(t),

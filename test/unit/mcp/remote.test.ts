@@ -108,7 +108,7 @@ describe('remote MCP servers', () => {
     hub.add([{ kind: 'remote', name: 'locked', source: 'dynamic', config: { type: 'http', url: `${base}/mcp` } }]);
     await hub.settled(20_000);
     const error =
-      'the server answered 401 Unauthorized (Streamable HTTP error: Error POSTing to endpoint: token please); agentd runs no OAuth flow: put a token in the server\'s "headers"';
+      'the server answered 401 Unauthorized (Streamable HTTP error: Error POSTing to endpoint: token please); authenticate with mcp_authenticate (the SDK\'s mcpAuthenticate) or put a token in the server\'s "headers"';
     expect(hub.initList()).toEqual([{ name: 'locked', status: 'needs-auth', source: 'dynamic', error }]);
     expect(hub.status()).toEqual([{ name: 'locked', status: 'needs-auth', error, config: { type: 'http', url: `${base}/mcp` }, scope: 'dynamic', source: 'dynamic' }]);
     expect(await hub.toggle('locked', true)).toBe(error);
@@ -122,7 +122,7 @@ describe('remote MCP servers', () => {
     hub.add([{ kind: 'remote', name: 'locked', source: 'dynamic', config: { type: 'sse', url: `${base}/sse` } }]);
     await hub.settled(20_000);
     expect(hub.initList()).toEqual([
-      { name: 'locked', status: 'needs-auth', source: 'dynamic', error: expect.stringMatching(/^the server answered 401 Unauthorized \(SSE error: .*\); agentd runs no OAuth flow/) },
+      { name: 'locked', status: 'needs-auth', source: 'dynamic', error: expect.stringMatching(/^the server answered 401 Unauthorized \(SSE error: .*\); authenticate with mcp_authenticate/) },
     ]);
     await hub.close();
   });
