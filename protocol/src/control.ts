@@ -22,6 +22,8 @@ export const InitializeRequest = z.looseObject({
   sdkMcpServerManifests: z.optional(z.unknown()),
   jsonSchema: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
   agents: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  /** Forward subagents' text and thinking blocks too (by default only their tool calls and results). */
+  forwardSubagentText: z.optional(z.nullable(z.boolean())),
   /** The SDK's `skills` option: which skills the main session lists (exact name or `:name` suffix). */
   skills: z.optional(z.nullable(z.array(z.string()))),
   /** `pluginsDelivery: 'initialize'`: the SDK's `plugins` option (one --plugin-dir each). */
@@ -159,6 +161,10 @@ export const ReloadOutputStylesRequest = z.looseObject({ subtype: z.literal('rel
 export const ReloadOutputStylesResponse = z.strictObject({ available_output_styles: z.array(z.string()) });
 export type ReloadOutputStylesResponse = z.infer<typeof ReloadOutputStylesResponse>;
 
+/** Stops a subagent task (the SDK's stopTask()); answered `{}` after its task_notification (stopped), as Claude Code does. */
+export const StopTaskRequest = z.looseObject({ subtype: z.literal('stop_task'), task_id: z.string() });
+export type StopTaskRequest = z.infer<typeof StopTaskRequest>;
+
 /** Subtypes agentd implements; everything else gets `unsupported_request`. */
 export const SUPPORTED_CONTROL_SUBTYPES = [
   'initialize',
@@ -180,6 +186,7 @@ export const SUPPORTED_CONTROL_SUBTYPES = [
   'remote_control',
   'reload_output_styles',
   'reload_skills',
+  'stop_task',
 ] as const;
 export type SupportedControlSubtype = (typeof SUPPORTED_CONTROL_SUBTYPES)[number];
 
@@ -203,6 +210,7 @@ export const CONTROL_REQUEST_SCHEMAS = {
   get_context_usage: GetContextUsageRequest,
   remote_control: RemoteControlRequest,
   reload_output_styles: ReloadOutputStylesRequest,
+  stop_task: StopTaskRequest,
 } as const;
 
 export type ControlRequestOf<S extends SupportedControlSubtype> = z.infer<(typeof CONTROL_REQUEST_SCHEMAS)[S]>;

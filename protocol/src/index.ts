@@ -16,6 +16,7 @@ import {
   ReloadOutputStylesRequest,
   ReloadOutputStylesResponse,
   ReloadSkillsRequest,
+  StopTaskRequest,
   RemoteControlRequest,
   SetMaxThinkingTokensRequest,
   SetModelRequest,
@@ -69,6 +70,7 @@ import {
 } from './messages.js';
 import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
+import { SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame, SystemTaskUpdatedFrame } from './task-frames.js';
 
 export * from './commands.js';
 export * from './control.js';
@@ -81,6 +83,7 @@ export * from './messages.js';
 export * from './mcp-auth.js';
 export * from './user-frame.js';
 export * from './permissions.js';
+export * from './task-frames.js';
 
 export { PROTOCOL_LEVEL } from './runtime.js';
 
@@ -116,6 +119,11 @@ export const OutboundFrame = z.union([
   SystemCommandsChangedFrame,
   ConversationResetFrame,
   SystemAgentdWarningFrame,
+  SystemTaskStartedFrame,
+  SystemTaskProgressFrame,
+  SystemTaskUpdatedFrame,
+  SystemTaskNotificationFrame,
+  SystemBackgroundTasksChangedFrame,
   ControlResponseSuccessFrame,
   ControlResponseErrorFrame,
   OutboundControlRequestFrame,
@@ -161,6 +169,11 @@ export const NAMED_SCHEMAS = {
   ReloadOutputStylesResponse,
   SystemInformationalFrame,
   ReloadSkillsResponse,
+  SystemTaskStartedFrame,
+  SystemTaskProgressFrame,
+  SystemTaskUpdatedFrame,
+  SystemTaskNotificationFrame,
+  SystemBackgroundTasksChangedFrame,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,
@@ -174,6 +187,7 @@ export const NAMED_SCHEMAS = {
   RemoteControlRequest,
   ReloadOutputStylesRequest,
   ReloadSkillsRequest,
+  StopTaskRequest,
   McpMessageRequest,
   McpReconnectRequest,
   McpToggleRequest,

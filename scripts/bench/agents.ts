@@ -1,6 +1,7 @@
 // agent-first-request: how long agentd takes from an Agent tool call to its subagent's first model round. The
 // scripted model answers in-process, so "the subagent's first frame" (its first tool_use, which carries the
 // Agent call's id in parent_tool_use_id) bounds "its first model request" from above.
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { perSubject, start, toolTurn, using } from './session.js';
 import { isObject } from './proc.js';
@@ -60,6 +61,58 @@ export const agentFirstRequest: Benchmark = {
         const st = summarize(times);
         return { ...base(s), n: times.length, nLabel: 'turns', median: st.median, p90: st.p90 };
       });
+    });
+  },
+};
+
+const PARALLEL = 10;
+
+export const agentsParallelRss: Benchmark = {
+  name: 'agents-parallel-rss',
+  description: `${PARALLEL} Agent calls in one assistant message (initialize.agents defines \`bench\`, tools ['Read']); each subagent's first reply waits 300 ms (so all ${PARALLEL} are alive at once), then reads one file and answers. Measured per process: peak RSS (VmHWM, read after the turn) minus the idle RSS (VmRSS after initialize, one plain turn and 1 s idle; VmHWM reset there through /proc/<pid>/clear_refs, so the peak is the agents' turn's).`,
+  async run(ctx) {
+    const runs = ctx.quick ? 1 : 3;
+    const cwd = fixtureDir(ctx, 'agents-rss', { 'a.txt': 'a\n'.repeat(200) });
+    const calls = Array.from({ length: PARALLEL }, (_, i) => ({ type: 'tool_use' as const, name: 'Agent', input: { description: `bench ${i}`, prompt: `read a.txt (${i})`, subagent_type: 'bench' } }));
+    const scenarioFile = writeScenario(ctx, {
+      description: `bench: ${PARALLEL} parallel Agent calls`,
+      rules: [
+        { name: 'sub read', when: { system: 'bench subagent', hasToolResults: false }, reply: { content: [{ type: 'tool_use', name: 'Read', input: { file_path: join(cwd, 'a.txt') } }], delays: { firstTokenMs: 300 } } },
+        { name: 'sub done', when: { system: 'bench subagent', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'sub done' }] } },
+        { name: 'agents', when: { lastUserText: TRIGGER, hasToolResults: false }, reply: { content: calls } },
+        { name: 'after', when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'done' }] } },
+        { name: 'plain', reply: { content: [{ type: 'text', text: 'idle' }] } },
+      ],
+    });
+    const subjects = ctx.subjects(['agentd-scripted']);
+    const base = (s: Subject): Omit<Row, 'n' | 'median' | 'failed'> => ({
+      bench: 'agents-parallel-rss',
+      metric: `${PARALLEL} parallel subagents: peak RSS over idle`,
+      subject: s.label,
+      unit: 'MiB',
+      ...agentdTarget(s, '<=', 30),
+    });
+    return perSubject(ctx, subjects, base, async (s) => {
+      const deltas: number[] = [];
+      const notes: string[] = [];
+      for (let r = 0; r < runs; r++) {
+        const proc = start(s, { home: ctx.dir('agents-rss-home-'), cwd }, { scenarioFile, extraArgs: ['--allowedTools', 'Read'], env: { TMPDIR: ctx.dir('agents-rss-tmp-') } });
+        await using(proc, async (p) => {
+          p.send({ request_id: 'bench_rss_init', type: 'control_request', request: { subtype: 'initialize', systemPrompt: [''], agents: { bench: { description: 'bench agent', prompt: 'You are the bench subagent.', tools: ['Read'] } } } });
+          await p.waitFor((f) => f['type'] === 'control_response' && isObject(f['response']) && f['response']['request_id'] === 'bench_rss_init', 30_000);
+          await toolTurn(p, 'hello', 0);
+          await new Promise((res) => setTimeout(res, 1000));
+          const idle = p.rssKiB();
+          // Resets VmHWM to the current RSS (Linux clear_refs "5"), so the peak read after the turn is the turn's.
+          writeFileSync(`/proc/${String(p.pid)}/clear_refs`, '5');
+          await toolTurn(p, TRIGGER, PARALLEL * 2, 120_000);
+          const peak = p.statusKiB('VmHWM');
+          deltas.push((peak - idle) / 1024);
+          notes.push(`idle ${(idle / 1024).toFixed(1)} MiB, peak ${(peak / 1024).toFixed(1)} MiB`);
+        });
+      }
+      const st = summarize(deltas);
+      return { ...base(s), n: deltas.length, nLabel: 'processes', median: st.median, p90: st.p90, note: notes.join('; ') };
     });
   },
 };

@@ -1,6 +1,6 @@
 // Every benchmark, in run order. `--only <name>` picks from here; a new benchmark is one more entry.
 import { compaction150k } from './compaction.js';
-import { agentFirstRequest } from './agents.js';
+import { agentFirstRequest, agentsParallelRss } from './agents.js';
 import { interruptLatency } from './interrupt.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
@@ -39,6 +39,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   interruptLatency,
   sdkMcpRoundTrip,
   agentFirstRequest,
+  agentsParallelRss,
   mcpStdio10,
   compaction150k,
   native,

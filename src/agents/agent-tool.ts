@@ -3,12 +3,14 @@
 // model and tool list, and answers with the subagent's final text. The subagent runs through the same
 // permission gate and hooks as its parent, so it can never do more than the parent may.
 import * as z from 'zod/mini';
-import type { SystemBlock } from '../model/types.js';
+import type { SystemBlock, UserBlock } from '../model/types.js';
 import type { Toolset } from '../session/loop.js';
 import { resolveModelName } from '../model/aliases.js';
 import type { NestedLoopOutcome, NestedLoopSpec } from '../session/nested.js';
 import type { AnyTool, Tool } from '../tools/tool.js';
+import type { TurnHooks } from '../hooks/turn-hooks.js';
 import type { AgentDefinition } from './types.js';
+import type { TaskEnd, TaskHandle, TaskRegistry } from './tasks.js';
 
 export const AGENT_TOOL_NAME = 'Agent';
 /** Tools a subagent never gets: no recursion (Claude Code's depth cap for foreground agents is one level). */
@@ -37,7 +39,10 @@ const AGENT_INPUT_JSON_SCHEMA: Record<string, unknown> = {
       type: 'string',
       enum: ['sonnet', 'opus', 'haiku', 'fable'],
     },
-    run_in_background: { description: 'Not supported by agentd yet: leave it unset (the agent runs in the foreground and its report is the result).', type: 'boolean' },
+    run_in_background: {
+      description: 'Set to true to run this agent in the background: the call returns at once and you are notified when the agent completes. Leave it unset when your next step depends on the result (the agent runs in the foreground and its report is the result).',
+      type: 'boolean',
+    },
   },
   required: ['description', 'prompt'],
   additionalProperties: false,
@@ -56,7 +61,13 @@ export interface AgentToolOptions {
   newAgentId: () => string;
   /** Forward the subagent's text and thinking blocks (initialize.forwardSubagentText). */
   forwardText: () => boolean;
-  logger?: { warn(obj: object, msg: string): void };
+  /** The session's tasks: every call is one (task_started … task_notification), background ones outlive the call. */
+  tasks: TaskRegistry;
+  /** SubagentStart / SubagentStop. */
+  hooks: Pick<TurnHooks, 'subagentStart' | 'subagentStop'>;
+  /** The subagent's transcript file ('' when transcripts are off): a task's output_file. */
+  outputFile: (agentId: string) => string;
+  logger?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
 function describeAgents(agents: readonly AgentDefinition[]): string {
@@ -91,7 +102,7 @@ function modelFor(input: AgentInput, def: AgentDefinition, parent: string): stri
   return resolveModelName(input.model ?? def.model) ?? parent;
 }
 
-export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string> {
+export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string | Record<string, unknown>> {
   return {
     name: AGENT_TOOL_NAME,
     get description(): string {
@@ -105,7 +116,6 @@ export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string> {
     interruptBehavior: 'cancel',
     permissionSubject: () => ({ kind: 'session' }),
     validateInput(input) {
-      if (input.run_in_background === true) return { ok: false, message: 'Background agents (run_in_background: true) are not supported by agentd yet; call Agent again without it.' };
       if (input.isolation !== undefined) return { ok: false, message: `Isolation "${input.isolation}" is not supported by agentd; call Agent again without it.` };
       const type = input.subagent_type ?? 'general-purpose';
       const agents = o.agents();
@@ -120,23 +130,79 @@ export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string> {
       if (!def) throw new Error(`Agent type '${type}' not found.`);
       const model = modelFor(input, def, o.parentModel());
       const tools = subagentTools(def, o.parentTools(), (n) => o.logger?.warn({ agent: def.name, tool: n }, 'agent definition names an unknown tool; dropped'));
-      const out = await o.run({
-        parentToolUseId: ctx.toolUseId,
-        agentId: o.newAgentId(),
-        prompt: input.prompt,
-        system: (m) => o.system(def.prompt, m),
-        tools: toolset(tools),
-        settings: { model, fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: def.maxTurns, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
-        signal: ctx.signal,
-        forwardText: o.forwardText(),
-      });
-      const r = out.result;
-      if (r.isError) {
-        const why = r.errors.join('; ') || 'the subagent failed';
-        return { data: `Error: ${why}`, content: `Agent "${def.name}" failed: ${why}`, isError: true };
+      const agentId = o.newAgentId();
+      const background = input.run_in_background ?? def.background;
+      const outputFile = o.outputFile(agentId);
+      const task = await o.tasks.start(
+        { id: agentId, toolUseId: ctx.toolUseId, description: input.description, subagentType: def.name, taskType: 'local_agent', background, outputFile },
+        input.prompt,
+        background ? undefined : ctx.signal,
+      );
+      const run = runTask(o, task, { input, def, model, tools, agentId, outputFile, parentToolUseId: ctx.toolUseId });
+      if (background) {
+        // The call answers now; the agent's end is reported by its task (notification frame and a turn for the model).
+        run.catch((err: unknown) => o.logger?.error({ err, agentId }, 'background agent crashed'));
+        const data = { isAsync: true, status: 'async_launched', agentId, description: input.description, resolvedModel: model, prompt: input.prompt, outputFile, canReadOutputFile: outputFile !== '' };
+        return { data, content: launchedText(agentId, outputFile) };
       }
-      const text = r.resultText || '(the agent finished without a final message)';
-      return { data: text, content: text };
+      const r = await run;
+      if (r.status === 'failed') return { data: `Error: ${r.text}`, content: `Agent "${def.name}" failed: ${r.text}`, isError: true };
+      if (r.status === 'stopped') return { data: 'Error: the agent was stopped', content: `Agent "${def.name}" was stopped before it finished.`, isError: true };
+      return { data: r.text, content: r.text };
     },
   };
+}
+
+/** Claude Code 2.1.330's answer to a background Agent call, minus SendMessage (agentd cannot continue an agent). */
+function launchedText(agentId: string, outputFile: string): string {
+  return [
+    'Async agent launched successfully. (This tool result is internal metadata — never quote or paste any part of it, including the agentId below, into a user-facing reply.)',
+    `agentId: ${agentId} (internal ID - do not mention to user.)`,
+    'The agent is working in the background. You will be notified automatically when it completes. You know nothing about its results until that notification arrives — do not report, assume, or predict them; continue other work or respond to the user in the meantime.',
+    "Do not duplicate this agent's work — avoid working with the same files or topics it is using.",
+    ...(outputFile ? [`output_file: ${outputFile}`, "Do NOT Read or tail this file via the shell tool — it is the full subagent JSONL transcript and reading it will overflow your context. If the user asks for progress, say the agent is still running; you'll get a completion notification."] : []),
+  ].join('\n');
+}
+
+interface RunPlan {
+  input: AgentInput;
+  def: AgentDefinition;
+  model: string;
+  tools: AnyTool[];
+  agentId: string;
+  outputFile: string;
+  parentToolUseId: string;
+}
+
+/** Runs the subagent of a task: SubagentStart, the nested loop (SubagentStop as its stop hook), the task's end. */
+async function runTask(o: AgentToolOptions, task: TaskHandle, p: RunPlan): Promise<TaskEnd> {
+  let end: TaskEnd;
+  try {
+    const start = await o.hooks.subagentStart({ agentId: p.agentId, agentType: p.def.name }, task.signal);
+    const prompt: string | UserBlock[] = start.additionalContext.length
+      ? [...start.additionalContext.map((c): UserBlock => ({ type: 'text', text: `<system-reminder>\nSubagentStart hook additional context: ${c}\n</system-reminder>` })), { type: 'text', text: p.input.prompt }]
+      : p.input.prompt;
+    const out = await o.run({
+      parentToolUseId: p.parentToolUseId,
+      agentId: p.agentId,
+      prompt,
+      system: (m) => o.system(p.def.prompt, m),
+      tools: toolset(p.tools),
+      settings: { model: p.model, fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: p.def.maxTurns, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
+      signal: task.signal,
+      forwardText: o.forwardText(),
+      // Claude Code forwards a foreground subagent's prompt as a user frame under the Agent call (observed).
+      ...(task.info.background ? {} : { reportPrompt: p.input.prompt }),
+      observe: (ev) => task.observe(ev),
+      stopHook: (i, signal) => o.hooks.subagentStop({ agentId: p.agentId, agentType: p.def.name, transcriptPath: p.outputFile, stopHookActive: i.stopHookActive, lastAssistantMessage: i.lastAssistantMessage }, signal),
+    });
+    const r = out.result;
+    if (task.signal.aborted) end = { status: 'stopped', text: '' };
+    else if (r.isError) end = { status: 'failed', text: r.errors.join('; ') || 'the subagent failed' };
+    else end = { status: 'completed', text: r.resultText || '(the agent finished without a final message)' };
+  } catch (err) {
+    end = task.signal.aborted ? { status: 'stopped', text: '' } : { status: 'failed', text: err instanceof Error ? err.message : String(err) };
+  }
+  await task.finish(end);
+  return end;
 }

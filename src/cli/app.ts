@@ -40,7 +40,7 @@ import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
 import { reportedSandboxFailure } from './sandbox-setup.js';
-import { installAgentTool } from './app-agents.js';
+import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
 import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
@@ -303,6 +303,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   );
 
   session.ledger.restore(opened.restoredModelUsage);
+  const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
@@ -327,7 +328,9 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     );
     const mcpFields = mcpSetup.fromInitialize(req);
     cmds.fromInitialize(req);
-    installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now });
+    installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now, tasks, hooks: turnHooks, transcriptPath: () => opened.transcriptPath, forwardText: req.forwardSubagentText === true });
+    const agentProblem = opts.mainAgent === undefined ? undefined : applyMainAgent({ name: opts.mainAgent, definitions: cmds.agents(), settings, tools, toolsReady, modelGiven: opts.model !== undefined });
+    if (agentProblem) logger.warn({ agent: opts.mainAgent }, agentProblem);
     const reply = buildInitializeResponse({
       defaultModel,
       currentModel: settings.model,
@@ -373,6 +376,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       reloadOutputStyles: () => project.reloadOutputStyles(),
       contextSnapshot,
       reloadSkills: () => cmds.reloadSkills(),
+      stopTask: (id) => tasks.stop(id),
       persistTitle: (title) => opened.recorder.recordTitle(title),
       modelTitle: (description) =>
         modelSessionTitle(

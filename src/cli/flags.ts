@@ -59,7 +59,7 @@ export const FLAGS: readonly FlagSpec[] = [
   // MCP, agents, plugins
   { name: 'mcp-config', kind: 'multi', status: 'yes', help: 'MCP servers: JSON or a file path (repeatable); stdio, http, sse and SDK servers' },
   { name: 'strict-mcp-config', kind: 'boolean', status: 'yes', help: 'Only use --mcp-config servers (not .mcp.json or ~/.claude.json)' },
-  { name: 'agent', kind: 'value', status: 'no', help: 'Main-thread agent (not implemented)' },
+  { name: 'agent', kind: 'value', status: 'yes', help: "Main-thread agent: its prompt, tools and model (a custom agent's name)" },
   { name: 'agents', kind: 'value', status: 'yes', help: 'Agent definitions JSON ({"name": {description, prompt, tools?, model?}})' },
   { name: 'plugin-dir', kind: 'multi', status: 'yes', help: 'Plugin folder: its commands, skills, agents and command hooks (repeatable; MCP servers not yet)' },
   { name: 'plugin-dir-no-mcp', kind: 'multi', status: 'yes', help: 'Plugin folder whose MCP servers the host owns (repeatable)' },

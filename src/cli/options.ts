@@ -52,6 +52,8 @@ export interface CliOptions {
   pluginDirs: Array<{ path: string; skipMcp: boolean }>;
   /** `--agents` JSON text (src/project/agents.ts parses it; bad JSON is a warning). */
   agentsJson: string | undefined;
+  /** `--agent <name>`: the main thread runs as that agent (src/cli/app-agents.ts applyMainAgent). */
+  mainAgent: string | undefined;
   continueSession: boolean;
   resume: string | undefined;
   forkSession: boolean;
@@ -277,6 +279,7 @@ export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, st
       ...(p.values.get('plugin-dir-no-mcp') ?? []).filter((d) => d !== '').map((path) => ({ path, skipMcp: true })),
     ],
     agentsJson: last(p, 'agents') || undefined,
+    mainAgent: last(p, 'agent') || undefined,
     continueSession,
     resume: resume || undefined,
     forkSession: flag(p, 'fork-session'),

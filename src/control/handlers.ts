@@ -39,6 +39,8 @@ export interface HandlerDeps {
   reloadOutputStyles: () => string[];
   /** `reload_skills`: rescans commands and skills (sending commands_changed); the skills as slash commands. */
   reloadSkills: () => Array<{ name: string; description: string; argumentHint: string }>;
+  /** `stop_task`: stops a subagent task, its task_notification (stopped) reported first; false: no such task. */
+  stopTask: (taskId: string) => Promise<boolean>;
   /** What the next model request would carry (for `get_context_usage`). */
   contextSnapshot: () => Promise<ContextSnapshot>;
   /** Stores a session title in the transcript (`ai-title`, as Claude Code does), for session lists and resume. */
@@ -173,6 +175,13 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
 
     reload_output_styles: (): HandlerResult => ({ ok: true, response: { available_output_styles: d.reloadOutputStyles() } }),
     reload_skills: () => ({ ok: true, response: { skills: d.reloadSkills() } }),
+
+    // Claude Code answers `{}` for an id it does not know too (observed); agentd does the same, and logs nothing:
+    // a task that ended a moment ago is the usual case.
+    stop_task: async (req): Promise<HandlerResult> => {
+      await d.stopTask(req.task_id);
+      return { ok: true, response: {} };
+    },
 
     get_context_usage: async () => ({ ok: true, response: estimateContextUsage(await d.contextSnapshot()) }),
 

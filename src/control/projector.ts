@@ -7,6 +7,7 @@ import { assertNever } from '../util/assert-never.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { FrameOut } from './frame-out.js';
 import { fileWarningFrame } from './config-warnings.js';
+import { taskFrame } from './task-frames.js';
 
 export type SessionStateMode = 'none' | 'host_only' | 'visible';
 
@@ -318,6 +319,8 @@ export class Projector {
       case 'compact_summary':
         // Claude Code sends the summary the thread continues from as a synthetic user message.
         return this.out.write({ type: 'user', message: { role: 'user', content: ev.text }, parent_tool_use_id: null, uuid: ev.uuid, session_id: sid, timestamp: this.ts(), isSynthetic: true });
+      case 'task_started': case 'task_progress': case 'task_updated': case 'task_notification': case 'background_tasks_changed':
+        return this.out.write(taskFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
       default:
         // A new SessionEvent variant must get a case here (test/types/projector-exhaustive.ts proves tsc says so).
         return assertNever(ev, 'session event');

@@ -199,6 +199,35 @@ export function createTurnHooks(runner: HookRunner, ctx: HookContext): TurnHooks
       for (const r of runs) if (r.ok && r.stdout && !r.stdout.trim().startsWith('{') && r.stdout.trim()) additionalContext.push(r.stdout.trim());
       return { additionalContext };
     },
+    async subagentStart(input, signal) {
+      if (!runner.has('SubagentStart')) return { additionalContext: [] };
+      const runs = await runner.run('SubagentStart', input.agentType, { ...base(ctx, 'SubagentStart'), agent_id: input.agentId, agent_type: input.agentType }, signal);
+      return { additionalContext: contextOf(runs) };
+    },
+    async subagentStop(input, signal) {
+      if (!runner.has('SubagentStop')) return {};
+      const runs = await runner.run(
+        'SubagentStop',
+        input.agentType,
+        {
+          ...base(ctx, 'SubagentStop'),
+          stop_hook_active: input.stopHookActive,
+          agent_id: input.agentId,
+          agent_transcript_path: input.transcriptPath,
+          agent_type: input.agentType,
+          last_assistant_message: input.lastAssistantMessage,
+        },
+        signal,
+      );
+      // As Stop: exit code 2 or decision "block" keeps the subagent going; continue:false ends it.
+      for (const r of runs) {
+        if (!r.ok) continue;
+        if (r.output.continue === false) return {};
+        if (r.blocking !== undefined) return { continueWith: r.blocking };
+        if (r.output.decision === 'block') return { continueWith: r.output.reason ?? 'A SubagentStop hook asked to keep going.' };
+      }
+      return {};
+    },
   };
 }
 

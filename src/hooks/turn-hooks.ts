@@ -9,6 +9,13 @@ export interface TurnHooks {
   postCompact(trigger: 'manual' | 'auto', summary: string, signal: AbortSignal): Promise<void>;
   /** SessionStart, run before the first turn; its context is added to the first prompt. */
   sessionStart(source: 'startup' | 'resume', signal: AbortSignal): Promise<{ additionalContext: string[] }>;
+  /** SubagentStart, before a subagent's first request; its context is added to the subagent's prompt. */
+  subagentStart(input: { agentId: string; agentType: string }, signal: AbortSignal): Promise<{ additionalContext: string[] }>;
+  /** SubagentStop, when a subagent would end; a block keeps it going with the reason as its next prompt. */
+  subagentStop(
+    input: { agentId: string; agentType: string; transcriptPath: string; stopHookActive: boolean; lastAssistantMessage: string },
+    signal: AbortSignal,
+  ): Promise<{ continueWith?: string }>;
 }
 
 export const noTurnHooks: TurnHooks = {
@@ -17,4 +24,6 @@ export const noTurnHooks: TurnHooks = {
   preCompact: async () => ({}),
   postCompact: async () => undefined,
   sessionStart: async () => ({ additionalContext: [] }),
+  subagentStart: async () => ({ additionalContext: [] }),
+  subagentStop: async () => ({}),
 };

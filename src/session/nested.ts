@@ -7,7 +7,7 @@ import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { type SidechainRecorder, nullRecorder } from '../thread/recorder.js';
 import { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
-import { type LoopServices, type LoopSettings, type Toolset, runAgentLoop } from './loop.js';
+import { type AgentLoopParams, type LoopServices, type LoopSettings, type Toolset, runAgentLoop } from './loop.js';
 import type { UsageLedger } from './usage.js';
 
 export interface NestedLoopSpec {
@@ -27,6 +27,15 @@ export interface NestedLoopSpec {
    * calls and results reach the host (they are recorded in the sidechain either way).
    */
   forwardText?: boolean;
+  /** Sees every event of the loop, forwarded or not (a task counts tool uses and tokens from them). */
+  observe?: (ev: SessionEvent) => void;
+  /**
+   * Report this text as the loop's first user message (a `user_text` event with the parent id), as Claude Code
+   * forwards a foreground subagent's prompt; undefined: not reported (it is recorded in the sidechain either way).
+   */
+  reportPrompt?: string;
+  /** Stop hooks of the loop (SubagentStop for a subagent). */
+  stopHook?: AgentLoopParams['stopHook'];
 }
 
 export interface NestedLoopOutcome {
@@ -52,7 +61,9 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
   const services = host.services;
   const recorder = host.sidechainRecorder?.(spec.agentId) ?? { ...nullRecorder, close: () => undefined };
   const thread = new Thread({ recorder, newUuid: services.newUuid });
-  thread.appendUser(spec.prompt, { uuid: services.newUuid(), isSynthetic: false });
+  const promptUuid = services.newUuid();
+  thread.appendUser(spec.prompt, { uuid: promptUuid, isSynthetic: false });
+  if (spec.reportPrompt !== undefined) await host.sink({ type: 'user_text', uuid: promptUuid, text: spec.reportPrompt, parentToolUseId: spec.parentToolUseId });
   const result = await runAgentLoop({
     services,
     tools: spec.tools,
@@ -64,11 +75,13 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
     shared: { current: host.shared.current },
     signal: spec.signal,
     sink: (ev) => {
+      spec.observe?.(ev);
       if (spec.emitStreamEvents !== true && NOT_FORWARDED.has(ev.type)) return undefined;
       if (spec.forwardText === false && ev.type === 'assistant_block' && ev.block.type !== 'tool_use') return undefined;
       return host.sink(ev);
     },
     parentToolUseId: spec.parentToolUseId,
+    ...(spec.stopHook ? { stopHook: spec.stopHook } : {}),
     emitStreamEvents: spec.emitStreamEvents === true,
     betas: host.betas,
     userId: `agentd_session_${host.sessionId}`,

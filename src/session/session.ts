@@ -21,6 +21,12 @@ export interface InterruptReceipt {
   wasRunning: boolean;
 }
 
+/** Work a turn leaves running (src/agents/tasks.ts): counted at the end of input, stopped at shutdown. */
+export interface BackgroundWork {
+  running(): number;
+  stopAll(): void;
+}
+
 export class Session {
   readonly id: string;
   /** The main thread: the conversation and its transcript, kept as one. */
@@ -32,6 +38,9 @@ export class Session {
   private resultIndex = 0;
   private loop: Promise<void> | undefined;
   private started = false;
+  private inputEnded = false;
+  /** Work that outlives the turn that started it (background agents): the input ends only when it is done. */
+  private background: BackgroundWork | undefined;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -63,9 +72,28 @@ export class Session {
     this.queue.push(input);
   }
 
-  /** No more input will come (stdin EOF): queued turns still run, then `done()` resolves. */
+  /**
+   * No more input will come (stdin EOF): queued turns still run, and background work still ends (its
+   * notification turns run too, as Claude Code holds the last result until background agents finish); then
+   * `done()` resolves.
+   */
   endOfInput(): void {
-    this.queue.close();
+    this.inputEnded = true;
+    this.closeWhenSettled();
+  }
+
+  attachBackground(work: BackgroundWork): void {
+    this.background = work;
+  }
+
+  /** Background work ended or a turn did: the input closes once nothing is queued, running or in the background. */
+  closeWhenSettled(): void {
+    if (this.inputEnded && this.current === undefined && this.queue.size === 0 && (this.background?.running() ?? 0) === 0) this.queue.close();
+  }
+
+  /** Reports an event of work running outside the loop's own events (a task's start and end). */
+  notify(ev: SessionEvent): void | Promise<void> {
+    return this.emit(ev);
   }
 
   done(): Promise<void> {
@@ -95,6 +123,7 @@ export class Session {
   abortAll(reason: AbortReason): void {
     this.queue.drainAll();
     this.queue.close();
+    this.background?.stopAll();
     const cur = this.current;
     if (cur && !cur.controller.signal.aborted) cur.controller.abort(reason);
   }
@@ -143,12 +172,14 @@ export class Session {
         const turn = await this.runLocal(input);
         if (turn === undefined) {
           this.resultIndex++;
+          this.closeWhenSettled();
           continue;
         }
         input = { uuid: input.uuid, content: turn.content, shouldQuery: input.shouldQuery, isSynthetic: input.isSynthetic, ...(turn.model ? { model: turn.model } : {}) };
       }
       if (!input.shouldQuery) {
         this.thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
+        this.closeWhenSettled();
         continue;
       }
       const controller = new AbortController();
@@ -196,6 +227,7 @@ export class Session {
       }
       await this.emit({ type: 'turn_result', result });
       await this.emit({ type: 'state', state: 'idle' });
+      this.closeWhenSettled();
     }
   }
 

@@ -234,7 +234,35 @@ export type SessionEvent =
       logicalParentUuid?: string;
     }
   /** The summary the compacted thread starts from, as its first user message. */
-  | { type: 'compact_summary'; uuid: string; text: string };
+  | { type: 'compact_summary'; uuid: string; text: string }
+  /** A task (a subagent run by the Agent tool) started, made progress, or ended: see src/agents/tasks.ts. */
+  | { type: 'task_started'; task: TaskInfo; prompt: string }
+  | { type: 'task_progress'; task: TaskInfo; activity: string; usage: TaskUsage; lastToolName: string }
+  /** The task's state changed (Claude Code sends it as it ends, before task_notification; ACP clients prune on it). */
+  | { type: 'task_updated'; task: TaskInfo; status: 'completed' | 'failed' | 'killed'; endTime: number; error?: string }
+  | { type: 'task_notification'; task: TaskInfo; status: 'completed' | 'failed' | 'stopped'; summary: string; summaryIsReport: boolean; usage: TaskUsage | undefined }
+  /** The background tasks now running (the whole list). */
+  | { type: 'background_tasks_changed'; tasks: TaskInfo[] };
+
+/** A task as the host sees it. */
+export interface TaskInfo {
+  id: string;
+  /** The Agent tool call that started it. */
+  toolUseId: string;
+  description: string;
+  subagentType: string;
+  taskType: 'local_agent';
+  background: boolean;
+  /** Where its transcript is written ('' when transcripts are off). */
+  outputFile: string;
+}
+
+export interface TaskUsage {
+  /** The tokens of its latest model call (request and answer): how full its context is. */
+  totalTokens: number;
+  toolUses: number;
+  durationMs: number;
+}
 
 /** Where the session sends its events. A returned promise means "wait before producing more" (backpressure). */
 export interface EventSink {

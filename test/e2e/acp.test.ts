@@ -6,11 +6,12 @@
 // (The SDK's method signatures go through schema/index.d.ts, whose extensionless re-exports NodeNext cannot resolve,
 // so results are typed here with the package's top-level types.)
 import type { ListSessionsResponse, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { ModelRequest } from '../../src/model/types.js';
 import { type AcpAgent, acpWorld, agentText } from '../support/acp-client.js';
+import { until } from '../support/wait.js';
 
 const running: AcpAgent[] = [];
 afterEach(async () => {
@@ -235,5 +236,38 @@ describe('agentd under claude-agent-acp', () => {
     expect(agentText(second.updates, fork.sessionId).join('')).toBe('The fork knows both answers.');
     const after: ListSessionsResponse = await second.conn.listSessions({ cwd: world.cwd });
     expect(Object.fromEntries(after.sessions.map((s) => [s.sessionId, s.title]))).toEqual({ [sessionId]: 'what was it?', [fork.sessionId]: 'and in the fork?' });
+  });
+
+  it('subagents: a foreground and a background Agent call (task frames, which this adapter does not know) end as completed tool calls', async () => {
+    const world = acpWorld({
+      rules: [
+        { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The background agent reported.' }], usage } },
+        { when: { system: 'tester agent', lastUserText: 'in the foreground' }, reply: { content: [{ type: 'text', text: 'Foreground report.' }], usage } },
+        { when: { system: 'tester agent', lastUserText: 'in the background' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 1500 }, usage } },
+        {
+          when: { lastUserText: 'delegate', hasToolResults: false },
+          reply: {
+            content: [
+              { type: 'tool_use', id: 'toolu_fg', name: 'Agent', input: { description: 'Fore', prompt: 'Work in the foreground', subagent_type: 'tester' } },
+              { type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Back', prompt: 'Work in the background', subagent_type: 'tester', run_in_background: true } },
+            ],
+            usage,
+          },
+        },
+        { when: { lastUserText: 'delegate', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'One done, one running.' }], usage } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'unscripted' }] },
+    });
+    mkdirSync(join(world.cwd, '.claude', 'agents'), { recursive: true });
+    writeFileSync(join(world.cwd, '.claude', 'agents', 'tester.md'), '---\nname: tester\ndescription: Tests things\ntools: Read\n---\nYou are the tester agent.\n');
+    const agent = await start(world);
+    agent.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
+    const { sessionId } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });
+    expect((await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'delegate the work' }] })).stopReason).toBe('end_turn');
+    expect(toolUpdates(agent, 'toolu_fg').flatMap((u) => (u.status ? [u.status] : [])).at(-1)).toBe('completed');
+    expect(toolUpdates(agent, 'toolu_bg').flatMap((u) => (u.status ? [u.status] : [])).at(-1)).toBe('completed');
+    expect(agentText(agent.updates, sessionId).join('')).toContain('One done, one running.');
+    // The background agent's end still runs its turn in agentd (this adapter has no prompt open to show it in).
+    await until(() => world.requests().some((r) => lastUserTexts(r).some((t) => t.includes('<task-notification>'))), 'the notification turn', 20_000);
   });
 });

@@ -64,6 +64,23 @@ const SCENARIOS: Record<string, Scenario> = {
       { reply: { content: [{ type: 'text', text: 'The tool said {{lastToolResult}}.' }] } },
     ],
   },
+  agent_tasks: {
+    rules: [
+      { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The background agent reported.' }] } },
+      { when: { system: 'tester agent', lastUserText: 'in the foreground' }, reply: { content: [{ type: 'text', text: 'Foreground report.' }] } },
+      { when: { system: 'tester agent', lastUserText: 'in the background' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 2000 } } },
+      {
+        when: { lastUserText: 'delegate twice', hasToolResults: false },
+        reply: {
+          content: [
+            { type: 'tool_use', id: 'toolu_fg', name: 'Agent', input: { description: 'Fore', prompt: 'Work in the foreground', subagent_type: 'tester' } },
+            { type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Back', prompt: 'Work in the background', subagent_type: 'tester', run_in_background: true } },
+          ],
+        },
+      },
+      { when: { lastUserText: 'delegate twice', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'One done, one running.' }] } },
+    ],
+  },
   resume: {
     rules: [
       // Matches only when the conversation already holds one assistant turn: i.e. the history was resumed.
@@ -297,5 +314,36 @@ describe('the Python Agent SDK drives agentd', () => {
       input_schema: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] },
     });
     expect(second?.messages.at(-1)?.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_add', content: 'sum=5', cache_control: { type: 'ephemeral' } }]);
+  });
+
+  it('subagent tasks: TaskStartedMessage / TaskNotificationMessage for a foreground and a background agent; the background end starts a turn', () => {
+    expect(summary('agent_tasks')).toEqual({
+      first_turn_kinds_sorted: [
+        'assistant:text',
+        'assistant:tool_use',
+        'assistant:tool_use',
+        'result/success',
+        'system/background_tasks_changed',
+        'system/init',
+        'system/task_notification',
+        'system/task_started',
+        'system/task_started',
+        'system/task_updated',
+        'user:text',
+        'user:tool_result',
+        'user:tool_result',
+      ],
+      first_turn_texts: ['One done, one running.'],
+      second_turn: { kinds: ['system/task_updated', 'system/task_notification', 'system/background_tasks_changed', 'system/init', 'assistant:text', 'result/success'], texts: ['The background agent reported.'] },
+      started: [
+        ['toolu_fg', 'Fore', 'local_agent', false],
+        ['toolu_bg', 'Back', 'local_agent', true],
+      ],
+      ended: [
+        ['toolu_fg', 'completed', 'Foreground report.', true],
+        ['toolu_bg', 'completed', 'Background report.', true],
+      ],
+      launched: [true],
+    });
   });
 });

@@ -36,9 +36,10 @@ describe('subagents through the SDK', () => {
       ['toolu_sub_read', false, '1\t42\n2\t'],
       ['toolu_agent1', false, 'Tester found 42.'],
     ]);
-    // The subagent's tool call and result carry the parent id; its text is not forwarded (forwardSubagentText off).
+    // The subagent's prompt (as Claude Code forwards it), tool call and result carry the parent id; its text is not forwarded (forwardSubagentText off).
     expect(parentIds(msgs)).toEqual([
       ['assistant', null],
+      ['user', 'toolu_agent1'],
       ['assistant', 'toolu_agent1'],
       ['user', 'toolu_agent1'],
       ['user', null],

@@ -193,6 +193,7 @@ async function runRouter(line: string): Promise<{ frames: unknown[]; reached: st
     set_model: refuse,
     set_max_thinking_tokens: refuse,
     mcp_status: refuse,
+    stop_task: refuse,
     mcp_message: refuse,
     mcp_reconnect: refuse,
     mcp_toggle: refuse,

@@ -32,6 +32,11 @@ export function complete(ev: SessionEvent): string {
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':
+    case 'task_started':
+    case 'task_progress':
+    case 'task_updated':
+    case 'task_notification':
+    case 'background_tasks_changed':
       return ev.type;
     default:
       return assertNever(ev);

@@ -24,6 +24,7 @@ from typing import Any
 import anyio
 
 from claude_agent_sdk import (
+    AgentDefinition,
     AssistantMessage,
     ClaudeAgentOptions,
     ClaudeSDKClient,
@@ -33,6 +34,8 @@ from claude_agent_sdk import (
     ResultMessage,
     StreamEvent,
     SystemMessage,
+    TaskNotificationMessage,
+    TaskStartedMessage,
     TextBlock,
     ThinkingBlock,
     ToolPermissionContext,
@@ -289,6 +292,33 @@ async def sdk_mcp(w: World) -> dict[str, Any]:
     }
 
 
+async def agent_tasks(w: World) -> dict[str, Any]:
+    """A foreground and a background subagent: the task messages the SDK parses, the launch answer, and the turn the
+    background agent's end starts on its own."""
+    async def allow(_name: str, tool_input: dict[str, Any], _ctx: ToolPermissionContext):
+        return PermissionResultAllow(updated_input=tool_input)
+
+    options = w.options(agents={"tester": AgentDefinition(description="Tests things", prompt="You are the tester agent.", tools=["Read"])}, can_use_tool=allow)
+    turns: list[list[Message]] = []
+    async with ClaudeSDKClient(options=options) as client:
+        await client.query("delegate twice")
+        turns.append([m async for m in client.receive_response()])
+        # No new prompt: the background agent's end starts the next turn.
+        turns.append([m async for m in client.receive_response()])
+    every = [m for t in turns for m in t]
+    started = [m for m in every if isinstance(m, TaskStartedMessage)]
+    ended = [m for m in every if isinstance(m, TaskNotificationMessage)]
+    return {
+        # The first turn's order depends on timing (the foreground agent starts while the second call streams).
+        "first_turn_kinds_sorted": sorted(kind(m) for m in turns[0]),
+        "second_turn": {"kinds": [kind(m) for m in turns[1]], "texts": texts(turns[1])},
+        "first_turn_texts": texts(turns[0]),
+        "started": [[m.tool_use_id, m.description, m.task_type, m.data.get("is_backgrounded")] for m in started],
+        "ended": [[m.tool_use_id, m.status, m.summary, m.task_id == s.task_id] for m, s in zip(ended, started)],
+        "launched": [r[2].startswith("Async agent launched successfully.") for r in tool_results(every) if r[0] == "toolu_bg"],
+    }
+
+
 SCENARIOS: dict[str, Callable[[World], Awaitable[dict[str, Any]]]] = {
     "query": one_shot_query,
     "client_interrupt": client_multi_turn_interrupt,
@@ -297,6 +327,7 @@ SCENARIOS: dict[str, Callable[[World], Awaitable[dict[str, Any]]]] = {
     "partial_messages": partial_messages,
     "resume": resume,
     "sdk_mcp": sdk_mcp,
+    "agent_tasks": agent_tasks,
 }
 
 

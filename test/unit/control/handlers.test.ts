@@ -29,6 +29,7 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
     reloadSkills: () => [],
+    stopTask: async () => false,
     mcpMessage: () => false,
     mcpReconnect: async () => undefined,
     mcpToggle: async () => undefined,
