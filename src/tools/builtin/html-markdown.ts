@@ -58,7 +58,11 @@ let nextId = 0;
 function converter(): Converter {
   if (current) return current;
   const path = createRequire(import.meta.url).resolve('turndown');
-  const c: Converter = { worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { path, options: OPTIONS, dropped: DROPPED } }), waiting: new Map() };
+  // stdout/stderr piped and dropped: by default a worker's console output goes to the process's stdout, which
+  // carries protocol frames only; whatever turndown or its DOM might print must never reach it.
+  const c: Converter = { worker: new Worker(WORKER_SOURCE, { eval: true, stdout: true, stderr: true, workerData: { path, options: OPTIONS, dropped: DROPPED } }), waiting: new Map() };
+  c.worker.stdout.resume();
+  c.worker.stderr.resume();
   // An idle converter never keeps agentd running; a busy one does (its caller awaits it).
   c.worker.unref();
   c.worker.on('message', (r: Reply) => c.waiting.get(r.id)?.(r));
