@@ -28,6 +28,7 @@ import type { LogLevel } from '../log/logger.js';
 import { newUuid } from '../util/ids.js';
 import { AGENTD_VERSION } from '../version.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO } from './subcommands/types.js';
+import { fixedUpdateTarget } from '../permissions/updates.js';
 
 /** Built-ins that need a model, a host or a session to mean anything: not served. */
 const NOT_SERVED = new Set(['WebSearch', 'WebFetch', 'TodoWrite', 'TaskStop']);
@@ -89,15 +90,7 @@ export async function runMcpServe(args: readonly string[], io: SubcommandIO & { 
     projectDir: io.cwd,
     trustedGitDir,
     hooksDirs: gitHooksDirs(trustedGitDir, io.cwd),
-    updates: {
-      rules,
-      setMode: () => undefined,
-      addDirectories: () => undefined,
-      removeDirectories: () => undefined,
-      persist: async () => undefined,
-      baseDirFor: () => io.cwd,
-      allowRulesLocked: 'agentd mcp serve does not change permissions',
-    },
+    updates: fixedUpdateTarget(rules, io.cwd, 'agentd mcp serve does not change permissions'),
     logger,
   });
   const byName = new Map(served.map((t) => [t.name, t]));

@@ -28,6 +28,22 @@ export interface UpdateTarget {
   allowRulesLocked?: string | undefined;
 }
 
+/**
+ * A target that changes nothing: for a session whose permissions are fixed (`agentd mcp serve`, test hosts).
+ * Updates still go through applyUpdates' checks; their effects are dropped.
+ */
+export function fixedUpdateTarget(rules: RuleSet, baseDir: string, allowRulesLocked?: string): UpdateTarget {
+  return {
+    rules,
+    setMode: () => undefined,
+    addDirectories: () => undefined,
+    removeDirectories: () => undefined,
+    persist: async () => undefined,
+    baseDirFor: () => baseDir,
+    ...(allowRulesLocked !== undefined ? { allowRulesLocked } : {}),
+  };
+}
+
 export async function applyUpdates(updates: readonly PermissionUpdateValue[], t: UpdateTarget, cwd: string, logger: Logger): Promise<void> {
   for (const u of updates) {
     if (t.allowRulesLocked !== undefined && u.behavior === 'allow' && (u.type === 'addRules' || u.type === 'replaceRules')) {

@@ -12,6 +12,7 @@ import { RuleSet, rulesFrom } from '../../src/permissions/rules.js';
 import { builtinTools } from '../../src/tools/builtin/index.js';
 import type { AnyTool } from '../../src/tools/tool.js';
 import { type Category, type Probe, type ToolName, allProbes, makeFixture } from './probes.js';
+import { fixedUpdateTarget } from '../../src/permissions/updates.js';
 
 const fx = makeFixture();
 const tools = new Map<string, AnyTool>(builtinTools({ projectDir: fx.project }).map((t) => [t.name, t]));
@@ -58,14 +59,7 @@ async function verdictOf(p: Probe, onAsk: (() => void) | undefined): Promise<Per
         return { behavior: 'deny', message: 'refused by the probe host' };
       },
     },
-    updates: {
-      rules,
-      setMode: () => undefined,
-      addDirectories: () => undefined,
-      removeDirectories: () => undefined,
-      persist: async () => undefined,
-      baseDirFor: () => fx.project,
-    },
+    updates: fixedUpdateTarget(rules, fx.project),
     logger: silentLogger(),
   });
   return layer.check(

@@ -19,6 +19,7 @@ import { type BashOutput, createBashTool } from '../../../src/tools/builtin/bash
 import { type ReadOnlySandbox, bwrapArgs, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../../src/tools/sandbox/index.js';
 import type { AnyTool, Approval, ToolEnvironment, ToolOutcome } from '../../../src/tools/tool.js';
 import { type BashHarness, bashHarness } from './bash-fixture.js';
+import { fixedUpdateTarget } from '../../../src/permissions/updates.js';
 
 const bash = createBashTool();
 
@@ -35,14 +36,7 @@ function layer(sandbox: ReadOnlySandbox | undefined) {
     analyzer: blindAnalyzer,
     prompter: undefined,
     ...(sandbox ? { readOnlySandbox: sandbox } : {}),
-    updates: {
-      rules,
-      setMode: () => undefined,
-      addDirectories: () => undefined,
-      removeDirectories: () => undefined,
-      persist: async () => undefined,
-      baseDirFor: () => '/',
-    },
+    updates: fixedUpdateTarget(rules, '/'),
     logger: silentLogger(),
   });
 }
