@@ -4,12 +4,12 @@
 // initialize, at every new or loaded session and at every prompt (a subcommand agentd answers locally), and sends
 // the control requests generate_session_title (at every new prompt), get_context_usage (at session/new and model
 // switches, for the window size it shows) and remote_control (its /remote-control command).
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ListSessionsResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { ModelRequest } from '../../src/model/types.js';
-import { type AcpAgent, type AcpWorld, acpWorkspace, acpWorld, agentText, currentAcp } from '../support/acp-client.js';
+import { type AcpAgent, type AcpWorld, acpSubagentWorld, acpWorkspace, acpWorld, agentText, currentAcp } from '../support/acp-client.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import { until } from '../support/wait.js';
 
@@ -347,30 +347,7 @@ describe('agentd under @agentclientprotocol/claude-agent-acp 0.101.0 (Node 22)',
   }, 90_000);
 
   it('subagents: a foreground and a background Agent call (task frames) end as completed tool calls; the background end runs its own turn', async () => {
-    const world = acpWorld(
-      {
-        rules: [
-          { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The background agent reported.' }], usage } },
-          { when: { system: 'tester agent', lastUserText: 'in the foreground' }, reply: { content: [{ type: 'text', text: 'Foreground report.' }], usage } },
-          { when: { system: 'tester agent', lastUserText: 'in the background' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 1500 }, usage } },
-          {
-            when: { lastUserText: 'delegate', hasToolResults: false },
-            reply: {
-              content: [
-                { type: 'tool_use', id: 'toolu_fg', name: 'Agent', input: { description: 'Fore', prompt: 'Work in the foreground', subagent_type: 'tester' } },
-                { type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Back', prompt: 'Work in the background', subagent_type: 'tester', run_in_background: true } },
-              ],
-              usage,
-            },
-          },
-          { when: { lastUserText: 'delegate', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'One done, one running.' }], usage } },
-        ],
-        fallback: { content: [{ type: 'text', text: 'unscripted' }] },
-      },
-      { adapter: ADAPTER },
-    );
-    mkdirSync(join(world.cwd, '.claude', 'agents'), { recursive: true });
-    writeFileSync(join(world.cwd, '.claude', 'agents', 'tester.md'), '---\nname: tester\ndescription: Tests things\ntools: Read\n---\nYou are the tester agent.\n');
+    const world = acpSubagentWorld({ adapter: ADAPTER });
     const agent = await start(world);
     agent.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
     const { sessionId } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });

@@ -6,11 +6,11 @@
 // (The SDK's method signatures go through schema/index.d.ts, whose extensionless re-exports NodeNext cannot resolve,
 // so results are typed here with the package's top-level types.)
 import type { ListSessionsResponse, SessionUpdate, ToolCallUpdate } from '@agentclientprotocol/sdk';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { ModelRequest } from '../../src/model/types.js';
-import { type AcpAgent, acpWorld, agentText } from '../support/acp-client.js';
+import { type AcpAgent, acpSubagentWorld, acpWorld, agentText } from '../support/acp-client.js';
 import { until } from '../support/wait.js';
 
 const running: AcpAgent[] = [];
@@ -239,27 +239,7 @@ describe('agentd under claude-agent-acp', () => {
   });
 
   it('subagents: a foreground and a background Agent call (task frames, which this adapter does not know) end as completed tool calls', async () => {
-    const world = acpWorld({
-      rules: [
-        { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The background agent reported.' }], usage } },
-        { when: { system: 'tester agent', lastUserText: 'in the foreground' }, reply: { content: [{ type: 'text', text: 'Foreground report.' }], usage } },
-        { when: { system: 'tester agent', lastUserText: 'in the background' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 1500 }, usage } },
-        {
-          when: { lastUserText: 'delegate', hasToolResults: false },
-          reply: {
-            content: [
-              { type: 'tool_use', id: 'toolu_fg', name: 'Agent', input: { description: 'Fore', prompt: 'Work in the foreground', subagent_type: 'tester' } },
-              { type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Back', prompt: 'Work in the background', subagent_type: 'tester', run_in_background: true } },
-            ],
-            usage,
-          },
-        },
-        { when: { lastUserText: 'delegate', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'One done, one running.' }], usage } },
-      ],
-      fallback: { content: [{ type: 'text', text: 'unscripted' }] },
-    });
-    mkdirSync(join(world.cwd, '.claude', 'agents'), { recursive: true });
-    writeFileSync(join(world.cwd, '.claude', 'agents', 'tester.md'), '---\nname: tester\ndescription: Tests things\ntools: Read\n---\nYou are the tester agent.\n');
+    const world = acpSubagentWorld();
     const agent = await start(world);
     agent.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'allow' } });
     const { sessionId } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });

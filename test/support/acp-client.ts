@@ -15,7 +15,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -187,4 +187,37 @@ export function agentText(notifications: SessionNotification[], sessionId: strin
     .filter((n) => n.sessionId === sessionId)
     .map((n) => n.update)
     .flatMap((u) => (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text' && u.content.text !== '' ? [u.content.text] : []));
+}
+
+/**
+ * The subagent scenario both adapters' tests run: the model delegates to a `tester` agent (.claude/agents) once in
+ * the foreground and once in the background; the background end is answered in a turn of its own.
+ */
+export function acpSubagentWorld(opts: { adapter?: AcpAdapter } = {}): AcpWorld {
+  const usage = { input_tokens: 100, output_tokens: 7 };
+  const world = acpWorld(
+    {
+      rules: [
+        { when: { lastUserText: 'task-notification' }, reply: { content: [{ type: 'text', text: 'The background agent reported.' }], usage } },
+        { when: { system: 'tester agent', lastUserText: 'in the foreground' }, reply: { content: [{ type: 'text', text: 'Foreground report.' }], usage } },
+        { when: { system: 'tester agent', lastUserText: 'in the background' }, reply: { content: [{ type: 'text', text: 'Background report.' }], delays: { firstTokenMs: 1500 }, usage } },
+        {
+          when: { lastUserText: 'delegate', hasToolResults: false },
+          reply: {
+            content: [
+              { type: 'tool_use', id: 'toolu_fg', name: 'Agent', input: { description: 'Fore', prompt: 'Work in the foreground', subagent_type: 'tester' } },
+              { type: 'tool_use', id: 'toolu_bg', name: 'Agent', input: { description: 'Back', prompt: 'Work in the background', subagent_type: 'tester', run_in_background: true } },
+            ],
+            usage,
+          },
+        },
+        { when: { lastUserText: 'delegate', hasToolResults: true }, reply: { content: [{ type: 'text', text: 'One done, one running.' }], usage } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'unscripted' }] },
+    },
+    opts,
+  );
+  mkdirSync(join(world.cwd, '.claude', 'agents'), { recursive: true });
+  writeFileSync(join(world.cwd, '.claude', 'agents', 'tester.md'), '---\nname: tester\ndescription: Tests things\ntools: Read\n---\nYou are the tester agent.\n');
+  return world;
 }
