@@ -92,7 +92,6 @@ describe('a remote server answering 100 MB', () => {
       hub.add([{ kind: 'remote', name: 'huge', source: 'dynamic', config: { type: 'http', url } }]);
       await hub.settled(20_000);
       expect(hub.initList()).toEqual([{ name: 'huge', status: 'connected', source: 'dynamic' }]);
-      const before = process.memoryUsage().rss;
       // Thrown by the tool: the executor makes it the call's is_error result.
       await expect((tools.get('mcp__huge__big') as AnyTool).call({}, callCtx())).rejects.toThrow(
         new RegExp(`^MCP server "huge" failed to run big: .*MCP server "huge" sent a message over the ${MAX_STDIO_MESSAGE_BYTES}-byte limit$`),
@@ -101,7 +100,8 @@ describe('a remote server answering 100 MB', () => {
       // Read up to the cap; what the server wrote past it sat in socket buffers, never the whole 100 MB.
       expect(written[0]).toBeGreaterThanOrEqual(MAX_STDIO_MESSAGE_BYTES - 1024 * 1024);
       expect(written[0]).toBeLessThan(HUGE);
-      expect(process.memoryUsage().rss - before).toBeLessThan(HUGE);
+      // (No RSS bound here: the server writing the 100 MB lives in this process, so this process's RSS counts its
+      // buffers too and varied by Node version — 130 MB once on Node 24. The server stopping short is the proof.)
       await until(() => hub.initList()[0]?.status === 'connected' && tools.get('mcp__huge__small') !== undefined, 'the redial');
       expect((await (tools.get('mcp__huge__small') as AnyTool).call({}, callCtx())).content).toBe('ok');
       await hub.close();
