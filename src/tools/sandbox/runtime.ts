@@ -7,13 +7,15 @@
 //  - reads everywhere except `filesystem.denyRead` (and the runtime's own mandatory denies);
 //  - writes only to the working directories, `filesystem.allowWrite` and the runtime's own temp directory,
 //    never to `filesystem.denyWrite` nor to the files the runtime protects (shell rc files, .git/hooks, …);
-//  - no network namespace of its own: traffic goes through the runtime's proxy, which lets through only the
-//    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`.
+//  - a network namespace of its own: traffic goes through the runtime's proxy, which lets through only the
+//    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`; with no
+//    host allowed at all, the namespace has no way out (no proxy relays: offline.ts).
 // A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
 import { homedir, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import type { CommandSandboxSettings } from './settings.js';
+import { withoutRelays } from './offline.js';
 import { MANDATORY_DENY_SEARCH_DEPTH, bwrapArgv, createWrapCache, missingMountTargets, removeMountPoints } from './wrap-cache.js';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
@@ -78,6 +80,26 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   let runtime: Runtime | undefined;
   const load = opts.load ?? (() => import('@anthropic-ai/sandbox-runtime'));
   const cache = createWrapCache();
+  // No host can ever be let through the proxy: none allowed, no external proxy deciding instead, and agentd gives
+  // the runtime no ask callback, no per-command lists and no configuration update (the settings are fixed at
+  // start-up). Then the relays to the proxy carry nothing, and commands run without them (offline.ts).
+  const socat = s.socatPath ?? 'socat';
+  const offline = s.network.allowedDomains.length === 0 && s.network.httpProxyPort === undefined && s.network.socksProxyPort === undefined && BARE_WORD.test(socat);
+  let offlineShapeWarned = false;
+  /** bubblewrap's argv for a fresh wrap: without the relays when offline and the shape is the one checked. */
+  const invocation = (rt: Runtime, argv: readonly string[], script: string): string[] => {
+    const words = bwrapArgv(argv);
+    if (!offline) return words;
+    const m = rt.SandboxManager;
+    const sockets = [m.getLinuxHttpSocketPath(), m.getLinuxSocksSocketPath()].filter((p): p is string => p !== undefined);
+    const out = withoutRelays(words, { sockets, command: script, socat });
+    if (out) return out;
+    if (!offlineShapeWarned) {
+      offlineShapeWarned = true;
+      opts.logger?.warn({ runtime: '@anthropic-ai/sandbox-runtime' }, 'the sandbox invocation is not the shape agentd checked: commands keep the proxy relays (slower, same confinement)');
+    }
+    return words;
+  };
   // Sandboxed commands between wrap and exit, and what is to be removed once there are none.
   let active = 0;
   let pendingRuntimeCleanups = 0;
@@ -163,7 +185,8 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
         const pre = inputs ? cache.prepare(inputs) : undefined;
         const w = await rt.SandboxManager.wrapWithSandboxArgv(req.script, 'bash', custom, req.signal, req.cwd);
         fresh = true;
-        return { argv: inputs ? cache.store(key, inputs, pre, w.argv) : bwrapArgv(w.argv), release };
+        const words = invocation(rt, w.argv, req.script);
+        return { argv: inputs ? cache.store(key, inputs, pre, words) : words, release };
       } catch (e) {
         release();
         throw e;
@@ -182,6 +205,9 @@ function absolute(p: string, root: string): string {
   if (p.startsWith('~/')) return resolve(homedir(), p.slice(2));
   return resolve(root, p);
 }
+
+/** A word the runtime's quote() leaves bare (its socat path is matched as written). */
+const BARE_WORD = /^[A-Za-z0-9_./:@+,-][A-Za-z0-9_./:=@+,-]*$/;
 
 const PROBE_TIMEOUT_MS = 5000;
 

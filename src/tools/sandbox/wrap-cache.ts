@@ -39,6 +39,7 @@ const MAX_DIRS = 3000;
 /** Change times this close to the moment they were read may hide a second change in the same tick. */
 const RACY_NS = 2_000_000_000n;
 const GLOB = /[*?[\]{}]/;
+const BWRAP = /(^|\/)bwrap$/;
 /** The runtime's empty directory used as a mount source; removed when its sandboxes end, so agentd uses its own. */
 const EMPTY_SOURCE = /\/claude-empty-[A-Za-z0-9]{6}$/;
 /** bubblewrap options that take a source and a target path, and those that take a target only. */
@@ -225,7 +226,7 @@ export function removeMountPoints(points: Iterable<string>): void {
  *  runtime's argv as it is when it is not of that form. */
 export function bwrapArgv(argv: readonly string[]): string[] {
   const words = argv.length === 3 && /(^|\/)bash$/.test(argv[0] as string) && argv[1] === '-c' ? parseQuotedWords(argv[2] as string) : undefined;
-  return words && words.length >= 2 && /(^|\/)bwrap$/.test(words[0] as string) ? words : [...argv];
+  return words && words.length >= 2 && BWRAP.test(words[0] as string) ? words : [...argv];
 }
 
 export interface WrapCache {
@@ -233,8 +234,8 @@ export interface WrapCache {
   reuse(key: string, inputs: TemplateInputs): string[] | undefined;
   /** Takes the fingerprint that a following fresh wrap is checked against (call BEFORE wrapping). */
   prepare(inputs: TemplateInputs): Pick<Template, 'dirs' | 'paths'> | undefined;
-  /** Keeps a fresh wrap (the runtime's `bash -c` argv) as the template; returns bwrap's own argv for it. */
-  store(key: string, inputs: TemplateInputs, pre: Pick<Template, 'dirs' | 'paths'> | undefined, argv: readonly string[]): string[];
+  /** Keeps a fresh wrap (bubblewrap's own argv, bwrapArgv of the runtime's) as the template; returns it. */
+  store(key: string, inputs: TemplateInputs, pre: Pick<Template, 'dirs' | 'paths'> | undefined, words: string[]): string[];
   /** Removes agentd's empty mount source (session end). */
   dispose(): void;
 }
@@ -272,9 +273,8 @@ export function createWrapCache(depth = MANDATORY_DENY_SEARCH_DEPTH): WrapCache 
       const dirs = snapshotTree(inputs.root, depth);
       return dirs ? { dirs, paths } : undefined;
     },
-    store(key, inputs, pre, argv) {
-      const words = bwrapArgv(argv);
-      if (words[0] === argv[0] || !pre || words.includes('--args')) return words;
+    store(key, inputs, pre, words) {
+      if (!BWRAP.test(words[0] as string) || !pre || words.includes('--args')) return words;
       const filePositions = inputs.files.map((f) => words.flatMap((w, i) => (w === f ? [i] : [])));
       const stray = inputs.files.some((f, n) => words.some((w, i) => w.includes(f) && !filePositions[n]?.includes(i)));
       const emptyPositions = words.flatMap((w, i) => (EMPTY_SOURCE.test(w) ? [i] : []));

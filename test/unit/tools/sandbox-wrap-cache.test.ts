@@ -63,6 +63,8 @@ describe('reuse, with a stand-in runtime', () => {
       initialize: async () => undefined,
       cleanupAfterCommand: () => void cleanups++,
       reset: async () => undefined,
+      getLinuxHttpSocketPath: () => undefined,
+      getLinuxSocksSocketPath: () => undefined,
       wrapWithSandboxArgv: async (script: string, _shell: string, custom: { filesystem: { allowWrite: string[] } }) => {
         const allow = custom.filesystem.allowWrite;
         wraps.push(allow);
