@@ -70,6 +70,40 @@ describe('the sandbox option through the SDK', () => {
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'checked' });
   });
 
+  it('with sandbox.enabled and no host allowed, Bash reaches nothing (it runs without the proxy relays) and still cannot write outside', async () => {
+    const outside = tempDir('agentd-outside-');
+    hits = 0;
+    const run = scriptedRun({
+      rules: [
+        {
+          when: { hasToolResults: false },
+          reply: {
+            content: [
+              bash('out', `touch ${outside}/escaped; echo rc=$?`),
+              // Through the proxy the environment names: nothing listens on the sandbox's own loopback.
+              bash('proxied', `curl --noproxy '' -sS -m 5 http://localhost:${port}/ 2>/dev/null; echo "rc=$?"`),
+              bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
+              bash('outside', `(echo > /dev/tcp/192.0.2.1/80) 2>/dev/null; echo "rc=$?"`),
+              bash('in', 'touch inside.txt && echo written'),
+            ],
+          },
+        },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
+      ],
+    });
+    const msgs = await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true }, permissionMode: 'default' }) }));
+    expect(toolResults(msgs)).toEqual([
+      ['out', false, `touch: cannot touch '${outside}/escaped': Read-only file system\nrc=1`],
+      ['proxied', false, 'rc=7'],
+      ['direct', false, 'rc=7'],
+      ['outside', false, 'rc=1'],
+      ['in', false, 'written'],
+    ]);
+    expect(hits).toBe(0);
+    expect(existsSync(join(outside, 'escaped'))).toBe(false);
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'checked' });
+  });
+
   it('with sandbox.enabled on a machine without bubblewrap, start-up fails with a clear message and nothing runs', async () => {
     // PATH holds node only: no bwrap, socat or rg (nor `which` to find them).
     const bin = tempDir('agentd-nobin-');
