@@ -82,9 +82,10 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   const cache = createWrapCache();
   // No host can ever be let through the proxy: none allowed, no external proxy deciding instead, and agentd gives
   // the runtime no ask callback, no per-command lists and no configuration update (the settings are fixed at
-  // start-up). Then the relays to the proxy carry nothing, and commands run without them (offline.ts).
+  // start-up). Then the relays to the proxy carry nothing, and commands run without them (offline.ts; bubblewrap's
+  // invocation, so Linux only).
   const socat = s.socatPath ?? 'socat';
-  const offline = s.network.allowedDomains.length === 0 && s.network.httpProxyPort === undefined && s.network.socksProxyPort === undefined && BARE_WORD.test(socat);
+  const offline = platform() === 'linux' && s.network.allowedDomains.length === 0 && s.network.httpProxyPort === undefined && s.network.socksProxyPort === undefined && BARE_WORD.test(socat);
   let offlineShapeWarned = false;
   /** bubblewrap's argv for a fresh wrap: without the relays when offline and the shape is the one checked. */
   const invocation = (rt: Runtime, argv: readonly string[], script: string): string[] => {

@@ -200,6 +200,27 @@ describe('no host allowed: no relays', () => {
   });
 });
 
+describe('no host allowed and allowAllUnixSockets (no seccomp helper): no relays either', () => {
+  const { sandbox, raw, runtime } = realSandbox({ network: { allowAllUnixSockets: true } });
+  beforeAll(async () => {
+    expect(await sandbox.start()).toEqual({ state: 'active' });
+  });
+  afterAll(() => sandbox.stop());
+
+  it('runs the command itself where the runtime’s relay script ended with `eval` of it', async () => {
+    hits = 0;
+    const r = await run(sandbox, `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`);
+    expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: 'rc=7\n' });
+    const full = bwrapArgv(raw[0] as string[]);
+    const sock = sockets(runtime())[0] as string;
+    const end = full.indexOf('--');
+    const bind = full.indexOf(sock) - 1;
+    expect(full.slice(bind, bind + 3)).toEqual(['--bind', sock, sock]);
+    expect(r.argv).toEqual([...full.slice(0, bind), ...full.slice(bind + 3, end), '--', full[end + 1], '-c', SCRIPT]);
+    expect(hits).toBe(0);
+  });
+});
+
 describe('a host allowed: the relays stay', () => {
   const { sandbox, raw } = realSandbox({ network: { allowedDomains: ['localhost'] } });
   beforeAll(async () => {
