@@ -35,7 +35,8 @@ describe('the sandbox option through the SDK', () => {
             content: [
               bash('out', `touch ${outside}/escaped; echo rc=$?`),
               bash('in', 'touch inside.txt && echo written'),
-              // 127.0.0.1 is not in allowedDomains: the sandbox's proxy refuses it (403), the server sees nothing.
+              // 127.0.0.1 is not in allowedDomains: the sandbox's proxy refuses it (403), the server sees nothing,
+              // and the result names the refusal as Claude Code does (<sandbox_violations> after the output).
               bash('denied', `curl --noproxy '' -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`),
               // Around the proxy: the sandbox has no network of its own.
               bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
@@ -57,13 +58,17 @@ describe('the sandbox option through the SDK', () => {
       }),
     );
     // autoAllowBashIfSandboxed: no prompt was needed (there is no canUseTool); every command ran sandboxed.
+    const violations = `<sandbox_violations>\ndeny network-outbound 127.0.0.1:${port} (host is not on the allow list)\n</sandbox_violations>`;
     expect(toolResults(msgs)).toEqual([
       ['out', false, `touch: cannot touch '${outside}/escaped': Read-only file system\nrc=1`],
       ['in', false, 'written'],
-      ['denied', false, '403 rc=0'],
+      ['denied', false, `403 rc=0\n${violations}`],
       ['direct', false, 'rc=7'],
       ['allowed', false, `hello from localhost:${port}`],
     ]);
+    // The structured result carries the block as its stderr (Claude Code's shape).
+    const denied = msgs.find((m) => m.type === 'user' && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'denied'));
+    expect(denied?.type === 'user' ? denied.tool_use_result : undefined).toMatchObject({ stdout: '403 rc=0', stderr: violations, interrupted: false });
     expect(existsSync(join(outside, 'escaped'))).toBe(false);
     expect(existsSync(join(run.cwd, 'inside.txt'))).toBe(true);
     expect(hits).toBe(1);

@@ -33,13 +33,13 @@ export async function placeShell(input: { command: string; dangerouslyDisableSan
 }
 
 /** The argv and environment that run `script` (with the shell environment `env`) inside the command sandbox;
- *  `release` once the process has exited. */
+ *  `release` once the process has exited, then `violations` says what the sandbox refused it. */
 export async function sandboxedShell(
   p: Extract<ShellPlacement, { kind: 'sandbox' }>,
   req: { script: string; env: Record<string, string>; ctx: ToolCallContext; projectDir: string | undefined; writableFiles: readonly string[] },
-): Promise<{ argv: string[]; env: Record<string, string>; release: () => void }> {
+): Promise<{ argv: string[]; env: Record<string, string>; release: () => void; violations: () => string[] }> {
   const { ctx } = req;
   const writableDirs = [req.projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories];
   const w = await p.sandbox.wrap({ script: SANDBOXED_SHELL_COMMAND, cwd: ctx.shared.cwd, writableDirs, writableFiles: req.writableFiles, readOnly: p.readOnly, signal: ctx.signal });
-  return { argv: w.argv, env: sandboxedShellEnv(req.env, req.script), release: w.release };
+  return { argv: w.argv, env: sandboxedShellEnv(req.env, req.script), release: w.release, violations: w.violations };
 }

@@ -140,7 +140,7 @@ function real(p: string): string {
 
 type RunResult =
   | { collected: CollectedOutput; stop: 'timeout' | 'abort' | 'output_limit' }
-  | { collected: CollectedOutput; exit: ShellExit; newCwd?: string };
+  | { collected: CollectedOutput; exit: ShellExit; newCwd?: string; violations?: string[] };
 
 export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, BashResult> {
   const grace = Math.min(opts.killGraceMs ?? KILL_GRACE_MS, KILL_GRACE_MS);
@@ -155,6 +155,8 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
     const initScript = ensureInitScript(dir);
     const env = withRunTag(shellEnv(ctx.env.childEnv, { initScript, cwdFile }), callTag);
     const output = new OutputFile(join(dir, `bash-output-${tag}.log`));
+    // What the command sandbox refused this command (after it exited; see WrappedCommand.violations).
+    let violations = (): string[] => [];
     try {
       let child: ReturnType<typeof spawnShell>;
       try {
@@ -171,6 +173,7 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
             throw e;
           }
           void child.exited.then(w.release);
+          violations = () => (w.release(), w.violations());
         } else child = spawnShell({ script: input.command, cwd: ctx.shared.cwd, env, output: output.writeFd, ...(jail ? { jail } : {}) });
       } finally {
         output.releaseWriter();
@@ -221,7 +224,8 @@ export function createBashTool(opts: BashToolOptions = {}): Tool<BashInput, Bash
         newCwd = undefined;
       }
       rmSync(cwdFile, { force: true });
-      return { collected, exit: outcome.exit, ...(newCwd ? { newCwd } : {}) };
+      const refused = violations();
+      return { collected, exit: outcome.exit, ...(newCwd ? { newCwd } : {}), ...(refused.length ? { violations: refused } : {}) };
     } finally {
       output.close();
       if (output.kept) ctx.env.keptOutputs?.add(output.path, output.size());
@@ -339,10 +343,12 @@ function toOutcome(
     if (roots.some((root) => within(root, real(next)))) contextModifier = (s) => ({ ...s, cwd: next });
     else notes.push(`Shell cwd was reset to ${ctx.shared.cwd}`);
   }
-  const stderr = notes.join('\n');
+  // As Claude Code annotates a sandboxed command's stderr (the runtime's format): after the output.
+  const block = r.violations ? `<sandbox_violations>\n${r.violations.join('\n')}\n</sandbox_violations>` : '';
+  const stderr = [...notes, block].filter(Boolean).join('\n');
   const interpretation = exit.code === 0 ? undefined : interpretExit(analysis, exit.code);
   if (exit.code !== 0 && interpretation === undefined) {
-    const text = [`Exit code ${exit.code}`, stderr, stdout].filter(Boolean).join('\n');
+    const text = [`Exit code ${exit.code}`, notes.join('\n'), stdout, block].filter(Boolean).join('\n');
     return { data: `Error: ${text}`, content: text, isError: true };
   }
   const data: BashOutput = {

@@ -46,6 +46,13 @@ export interface WrapRequest {
 export interface WrappedCommand {
   argv: string[];
   release: () => void;
+  /**
+   * After release: what the runtime's proxy refused this command (its violation lines, e.g. `deny
+   * network-outbound host:443 (host is not on the allow list)`). Every command carries the same attribution key
+   * (one script, a reused invocation), so they are told apart by time: only a command during which no other
+   * sandboxed command ran gets lines, those recorded between its wrap and its release; any other gets none.
+   */
+  violations: () => string[];
 }
 
 export interface CommandSandbox {
@@ -103,6 +110,8 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   };
   // Sandboxed commands between wrap and exit, and what is to be removed once there are none.
   let active = 0;
+  // The sandboxed commands between wrap and release, each marked once another ran beside it (violations).
+  const live = new Set<{ overlapped: boolean }>();
   let pendingRuntimeCleanups = 0;
   const pendingStubs = new Set<string>();
   const cleanUp = (rt: Runtime): void => {
@@ -161,12 +170,20 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       const allowWrite = [...dirs, ...req.writableFiles];
       const custom = { filesystem: { allowWrite, denyWrite: s.filesystem.denyWrite, denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead } };
       active++;
+      const me = { overlapped: live.size > 0 };
+      for (const other of live) other.overlapped = true;
+      live.add(me);
+      const since = Date.now();
+      let seen: string[] = [];
       let fresh = false;
       let stubs: string[] = [];
       let released = false;
       const release = (): void => {
         if (released) return;
         released = true;
+        live.delete(me);
+        // With no host allowed there is no proxy (offline.ts), so nothing to ask.
+        if (!me.overlapped && !offline) seen = proxyDenials(rt, req.script, since);
         active--;
         if (fresh) pendingRuntimeCleanups++;
         for (const p of stubs) pendingStubs.add(p);
@@ -181,13 +198,13 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
         if (reused) {
           req.signal?.throwIfAborted();
           stubs = missingMountTargets(reused);
-          return { argv: reused, release };
+          return { argv: reused, release, violations: () => seen };
         }
         const pre = inputs ? cache.prepare(inputs) : undefined;
         const w = await rt.SandboxManager.wrapWithSandboxArgv(req.script, 'bash', custom, req.signal, req.cwd);
         fresh = true;
         const words = invocation(rt, w.argv, req.script);
-        return { argv: inputs ? cache.store(key, inputs, pre, words) : words, release };
+        return { argv: inputs ? cache.store(key, inputs, pre, words) : words, release, violations: () => seen };
       } catch (e) {
         release();
         throw e;
@@ -198,6 +215,19 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       if (status?.state === 'active') await runtime?.SandboxManager.reset().catch(() => undefined);
     },
   };
+}
+
+/** The violation lines the runtime recorded for `script` since `since` (ms): its proxy's denials. */
+function proxyDenials(rt: Runtime, script: string, since: number): string[] {
+  try {
+    return rt.SandboxManager.getSandboxViolationStore()
+      .getViolationsForCommand(script)
+      .filter((v) => v.timestamp.getTime() >= since)
+      .map((v) => v.line);
+  } catch {
+    // Diagnostics only: a store that cannot be read reports nothing.
+    return [];
+  }
 }
 
 /** A configured path as the runtime reads it: `~` is the home directory, a relative path is under `root`. */

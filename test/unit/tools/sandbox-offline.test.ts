@@ -1,7 +1,8 @@
 // The command sandbox with no host allowed runs without the runtime's proxy relays (src/tools/sandbox/offline.ts):
 // the same invocation less the proxy socket and the relay lines, still in a network namespace of its own, still
 // under the seccomp helper. Driven through the real @anthropic-ai/sandbox-runtime (bubblewrap, socat, rg, curl, as
-// test/e2e/sdk-sandbox.test.ts needs). With a host allowed, the relays stay and the proxy lets it through.
+// test/e2e/sdk-sandbox.test.ts needs). With a host allowed, the relays stay, the proxy lets it through, and what it
+// refuses is reported to the command (WrappedCommand.violations) when no other sandboxed command ran beside it.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
@@ -111,7 +112,7 @@ function realSandbox(block: Record<string, unknown>): { sandbox: CommandSandbox;
   };
 }
 
-async function run(sandbox: CommandSandbox, command: string): Promise<{ argv: string[]; code: number | null; out: string }> {
+async function run(sandbox: CommandSandbox, command: string): Promise<{ argv: string[]; code: number | null; out: string; violations: string[] }> {
   const f = join(spill, `cwd-${Math.random().toString(16).slice(2)}`);
   writeFileSync(f, '');
   const w = await sandbox.wrap({ script: SCRIPT, cwd: root, writableDirs: [root], writableFiles: [f], readOnly: false });
@@ -122,7 +123,7 @@ async function run(sandbox: CommandSandbox, command: string): Promise<{ argv: st
   c.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
   const code = await new Promise<number | null>((r) => c.on('close', r));
   w.release();
-  return { argv: w.argv, code, out };
+  return { argv: w.argv, code, out, violations: w.violations() };
 }
 
 const sockets = (rt: Runtime): string[] => [...new Set([rt.SandboxManager.getLinuxHttpSocketPath(), rt.SandboxManager.getLinuxSocksSocketPath()].filter((p): p is string => p !== undefined))];
@@ -234,7 +235,17 @@ describe('a host allowed: the relays stay', () => {
     expect({ code: allowed.code, out: allowed.out }).toEqual({ code: 0, out: `hello from localhost:${port}` });
     expect(allowed.argv).toEqual(bwrapArgv(raw[0] as string[]));
     expect(allowed.argv.filter((w) => w.includes('UNIX-CONNECT')).length).toBe(1);
-    expect((await run(sandbox, `curl --noproxy '' -sS -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`)).out).toBe('403 rc=0\n');
+    const denied = await run(sandbox, `curl --noproxy '' -sS -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`);
+    expect({ out: denied.out, violations: denied.violations }).toEqual({ out: '403 rc=0\n', violations: [`deny network-outbound 127.0.0.1:${port} (host is not on the allow list)`] });
+    expect(allowed.violations).toEqual([]);
     expect(hits).toBe(1);
+  });
+
+  it('reports a refusal only to a command no other sandboxed command ran beside (they share one attribution key)', async () => {
+    const deny = (path: string) => `curl --noproxy '' -sS -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/${path}`;
+    const [a, b] = await Promise.all([run(sandbox, deny('a')), run(sandbox, deny('b'))]);
+    expect([a.out, a.violations, b.out, b.violations]).toEqual(['403', [], '403', []]);
+    const alone = await run(sandbox, deny('c'));
+    expect([alone.out, alone.violations]).toEqual(['403', [`deny network-outbound 127.0.0.1:${port} (host is not on the allow list)`]]);
   });
 });
