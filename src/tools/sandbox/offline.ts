@@ -18,15 +18,36 @@
 // The environment is kept as the runtime set it (TMPDIR, SANDBOX_RUNTIME and the proxy variables): a client that
 // honours HTTP_PROXY fails at once with "connection refused" on the sandbox's own loopback.
 //
-// The dropped lines are checked against a pin of the runtime's text (socket paths and socat spelled out as
-// placeholders); any other shape (an upgrade of the runtime) returns undefined, and the caller runs the runtime's
+// The dropped lines are checked against a pin of the runtime's text (RELAY_LINES: socket paths and socat spelled
+// out as placeholders); any other shape (an upgrade of the runtime) returns undefined, and the caller runs the runtime's
 // own invocation: slower, never looser. test/unit/tools/sandbox-offline.test.ts holds the pin against the real
 // runtime, so an upgrade that changes the text fails there first.
-import { createHash } from 'node:crypto';
 import { parseQuotedWords } from './wrap-cache.js';
 
-/** SHA-256 of the relay lines of @anthropic-ai/sandbox-runtime 0.0.83's buildSandboxCommand, normalised. */
-export const RELAY_LINES_SHA256 = '986ff428b4c5397d5c0ea053b04b0cb4bcf873f281310a5a8f53b603c6457dce';
+/** The relay lines of @anthropic-ai/sandbox-runtime 0.0.83 (buildSandboxCommand and RELAYS_LISTEN in
+ *  linux-sandbox-utils.js), normalised by normalisedRelayLines: what leaving them out was checked against. */
+export const RELAY_LINES = [
+  '{ <SOCAT> TCP6-LISTEN:3128,ipv6only=0,fork,reuseaddr,backlog=4096 UNIX-CONNECT:<SOCKET> || exec <SOCAT> TCP4-LISTEN:3128,fork,reuseaddr,backlog=4096 UNIX-CONNECT:<SOCKET>; } >/dev/null 2>&1 &',
+  '_srt_http=$!',
+  '{ <SOCAT> TCP6-LISTEN:1080,ipv6only=0,fork,reuseaddr,backlog=4096 UNIX-CONNECT:<SOCKET> || exec <SOCAT> TCP4-LISTEN:1080,fork,reuseaddr,backlog=4096 UNIX-CONNECT:<SOCKET>; } >/dev/null 2>&1 &',
+  '_srt_socks=$!',
+  "trap 'rc=$?; kill %1 %2 2>/dev/null; exit $rc' EXIT",
+  '_srt_since=',
+  'while [ -r /proc/net/sockstat ] && kill -0 "$_srt_http" "$_srt_socks" 2>/dev/null; do',
+  '  _srt_up=0',
+  '  for _srt_counts in /proc/net/sockstat /proc/net/sockstat6; do',
+  '    [ -r "$_srt_counts" ] || continue',
+  '    while read -r _srt_kind _srt_skip _srt_inuse _srt_skip; do',
+  '      case "$_srt_kind" in TCP: | TCP6:) _srt_up=$((_srt_up + _srt_inuse)); break ;; esac',
+  '    done < "$_srt_counts"',
+  '  done',
+  '  [ "$_srt_up" -lt 2 ] || break',
+  '  read -r _srt_now _srt_skip 2>/dev/null < /proc/uptime || break',
+  '  _srt_now=1${_srt_now%.*}${_srt_now#*.}',
+  '  [ "$((_srt_now - ${_srt_since:=$_srt_now}))" -lt 30 ] || break',
+  'done',
+  'unset _srt_since _srt_now _srt_up _srt_counts _srt_kind _srt_skip _srt_inuse _srt_http _srt_socks',
+].join('\n');
 
 /** The relay lines with what varies per process (socket paths, the socat program) replaced by placeholders. */
 export function normalisedRelayLines(lines: readonly string[], sockets: readonly string[], socat: string): string {
@@ -63,7 +84,7 @@ export function withoutRelays(words: readonly string[], inputs: OfflineInputs): 
   const last = lines.pop();
   if (last === undefined) return undefined;
   const relayText = normalisedRelayLines(lines, sockets, inputs.socat);
-  if (createHash('sha256').update(relayText).digest('hex') !== RELAY_LINES_SHA256) return undefined;
+  if (relayText !== RELAY_LINES) return undefined;
   const cmd = commandLine(last, shell, inputs.command);
   if (cmd === undefined) return undefined;
   // Each socket bound in as `--bind <path> <path>`, and named nowhere else.
