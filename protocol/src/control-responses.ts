@@ -5,38 +5,38 @@ import { PermissionMode } from './permissions.js';
 
 // ---- success payloads ----
 
-export const SlashCommand = z.strictObject({
+export const SlashCommand = z.lazy(() => z.strictObject({
   name: z.string(),
   description: z.string(),
   argumentHint: z.string(),
   aliases: z.optional(z.array(z.string())),
   builtin: z.optional(z.boolean()),
-});
+}));
 
-export const ModelInfo = z.strictObject({
+export const ModelInfo = z.lazy(() => z.strictObject({
   value: z.string(),
   resolvedModel: z.optional(z.string()),
   displayName: z.string(),
   description: z.string(),
   supportsEffort: z.optional(z.boolean()),
   supportsAdaptiveThinking: z.optional(z.boolean()),
-});
+}));
 export type ModelInfo = z.infer<typeof ModelInfo>;
 
-export const AccountInfo = z.strictObject({
+export const AccountInfo = z.lazy(() => z.strictObject({
   email: z.optional(z.string()),
   organization: z.optional(z.string()),
   subscriptionType: z.optional(z.string()),
   tokenSource: z.optional(z.string()),
   apiKeySource: z.optional(z.string()),
   apiProvider: z.optional(z.string()),
-});
+}));
 
 /** `reload_skills`: the skills as slash commands, after the reload. */
-export const ReloadSkillsResponse = z.strictObject({ skills: z.array(SlashCommand) });
+export const ReloadSkillsResponse = z.lazy(() => z.strictObject({ skills: z.array(SlashCommand) }));
 export type ReloadSkillsResponse = z.infer<typeof ReloadSkillsResponse>;
 
-export const InitializeResponse = z.strictObject({
+export const InitializeResponse = z.lazy(() => z.strictObject({
   commands: z.array(SlashCommand),
   agents: z.array(z.strictObject({ name: z.string(), description: z.string(), model: z.optional(z.string()) })),
   output_style: z.string(),
@@ -58,19 +58,19 @@ export const InitializeResponse = z.strictObject({
   /** For each SDK server the request sent a manifest for: agentd never uses one (it does the real handshake). */
   sdk_mcp_manifests_parked: z.optional(z.record(z.string(), z.literal('not_honoured'))),
   agentd_version: z.string(),
-});
+}));
 export type InitializeResponse = z.infer<typeof InitializeResponse>;
 
-export const InterruptResponse = z.strictObject({
+export const InterruptResponse = z.lazy(() => z.strictObject({
   still_queued: z.array(z.string()),
   cancelled: z.optional(z.array(z.string())),
-});
+}));
 export type InterruptResponse = z.infer<typeof InterruptResponse>;
 
-export const SetPermissionModeResponse = z.strictObject({ mode: PermissionMode });
+export const SetPermissionModeResponse = z.lazy(() => z.strictObject({ mode: PermissionMode }));
 
 /** The SDK's McpServerStatus, the fields agentd fills. `config` never carries `env` or `headers` values. */
-export const McpServerStatus = z.strictObject({
+export const McpServerStatus = z.lazy(() => z.strictObject({
   name: z.string(),
   status: z.enum(['connected', 'failed', 'needs-auth', 'pending', 'disabled']),
   serverInfo: z.optional(z.strictObject({ name: z.string(), version: z.string() })),
@@ -87,23 +87,23 @@ export const McpServerStatus = z.strictObject({
       }),
     ),
   ),
-});
+}));
 
-export const McpStatusResponse = z.strictObject({
+export const McpStatusResponse = z.lazy(() => z.strictObject({
   mcpServers: z.array(McpServerStatus),
-});
+}));
 
 /** The acknowledgement of a host's `mcp_message`. */
-export const McpMessageResponse = z.strictObject({});
+export const McpMessageResponse = z.lazy(() => z.strictObject({}));
 
 /** `null` when the description holds nothing to title (as Claude Code answers for "hi"). */
-export const GenerateSessionTitleResponse = z.strictObject({ title: z.nullable(z.string()) });
+export const GenerateSessionTitleResponse = z.lazy(() => z.strictObject({ title: z.nullable(z.string()) }));
 export type GenerateSessionTitleResponse = z.infer<typeof GenerateSessionTitleResponse>;
 
 /** `{}` when Remote Control is switched off (it never is on with agentd); switching it on is refused. */
-export const RemoteControlResponse = z.strictObject({});
+export const RemoteControlResponse = z.lazy(() => z.strictObject({}));
 
-const ContextCategoryId = z.enum([
+const ContextCategoryId = z.lazy(() => z.enum([
   'system_prompt',
   'system_tools',
   'mcp_tools',
@@ -117,7 +117,7 @@ const ContextCategoryId = z.enum([
   'autocompact_buffer',
   'compact_buffer',
   'free_space',
-]);
+]));
 
 const Tokens = z.number().check(z.int(), z.gte(0));
 
@@ -125,7 +125,7 @@ const Tokens = z.number().check(z.int(), z.gte(0));
  * Claude Code's `SDKControlGetContextUsageResponse` (sdk.d.ts of SDK 0.3.330, the authoritative type), the subset
  * agentd fills. agentd's token counts are estimates (see protocol/CHANGELOG.md), never token-count API calls.
  */
-export const GetContextUsageResponse = z.strictObject({
+export const GetContextUsageResponse = z.lazy(() => z.strictObject({
   categories: z.array(
     z.strictObject({
       id: ContextCategoryId,
@@ -186,7 +186,7 @@ export const GetContextUsageResponse = z.strictObject({
    * appended since (the categories stay estimates).
    */
   agentd_estimate: z.enum(['estimate', 'api_plus_estimate']),
-});
+}));
 export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;
 
 /**
@@ -194,12 +194,12 @@ export type GetContextUsageResponse = z.infer<typeof GetContextUsageResponse>;
  * `callbackPort` for `redirectScheme: "localhost"`, or `mcp_oauth_callback_url`). Neither flag set: the stored
  * authorization was still usable (refreshed) and no user action is needed.
  */
-export const McpAuthenticateResponse = z.strictObject({
+export const McpAuthenticateResponse = z.lazy(() => z.strictObject({
   authUrl: z.optional(z.string()),
   requiresUserAction: z.boolean(),
   callbackExpected: z.boolean(),
   redirectScheme: z.optional(z.enum(['localhost', 'custom'])),
   state: z.optional(z.string()),
   callbackPort: z.optional(z.number()),
-});
+}));
 export type McpAuthenticateResponse = z.infer<typeof McpAuthenticateResponse>;

@@ -23,17 +23,17 @@ export const ERROR_CODES = [
   'mcp_redirect_uri_unusable',
   'mcp_client_registration_unavailable',
 ] as const;
-export const ErrorCode = z.enum(ERROR_CODES);
+export const ErrorCode = z.lazy(() => z.enum(ERROR_CODES));
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
-export const InboundControlRequestEnvelope = z.looseObject({
+export const InboundControlRequestEnvelope = z.lazy(() => z.looseObject({
   type: z.literal('control_request'),
   request_id: z.string().check(z.minLength(1)),
   request: z.looseObject({ subtype: z.string() }),
-});
+}));
 export type InboundControlRequestEnvelope = z.infer<typeof InboundControlRequestEnvelope>;
 
-export const InboundControlResponse = z.looseObject({
+export const InboundControlResponse = z.lazy(() => z.looseObject({
   type: z.literal('control_response'),
   response: z.union([
     z.looseObject({
@@ -48,26 +48,26 @@ export const InboundControlResponse = z.looseObject({
       error_code: z.optional(z.string()),
     }),
   ]),
-});
+}));
 export type InboundControlResponse = z.infer<typeof InboundControlResponse>;
 
-export const ControlCancelRequest = z.looseObject({
+export const ControlCancelRequest = z.lazy(() => z.looseObject({
   type: z.literal('control_cancel_request'),
   request_id: z.string(),
-});
+}));
 export type ControlCancelRequest = z.infer<typeof ControlCancelRequest>;
 
-export const KeepAlive = z.looseObject({ type: z.literal('keep_alive') });
+export const KeepAlive = z.lazy(() => z.looseObject({ type: z.literal('keep_alive') }));
 
-export const UpdateEnvironmentVariables = z.looseObject({
+export const UpdateEnvironmentVariables = z.lazy(() => z.looseObject({
   type: z.literal('update_environment_variables'),
   variables: z.record(z.string(), z.string()),
   request_id: z.optional(z.string()),
-});
+}));
 
 // ---- outbound ----
 
-export const ControlResponseSuccessFrame = z.strictObject({
+export const ControlResponseSuccessFrame = z.lazy(() => z.strictObject({
   type: z.literal('control_response'),
   response: z.strictObject({
     subtype: z.literal('success'),
@@ -75,10 +75,10 @@ export const ControlResponseSuccessFrame = z.strictObject({
     response: z.optional(z.record(z.string(), z.unknown())),
     pending_permission_requests: z.optional(z.array(z.unknown())),
   }),
-});
+}));
 export type ControlResponseSuccessFrame = z.infer<typeof ControlResponseSuccessFrame>;
 
-export const ControlResponseErrorFrame = z.strictObject({
+export const ControlResponseErrorFrame = z.lazy(() => z.strictObject({
   type: z.literal('control_response'),
   response: z.strictObject({
     subtype: z.literal('error'),
@@ -86,13 +86,13 @@ export const ControlResponseErrorFrame = z.strictObject({
     error: z.string(),
     error_code: z.optional(ErrorCode),
   }),
-});
+}));
 export type ControlResponseErrorFrame = z.infer<typeof ControlResponseErrorFrame>;
 
-export const OutboundControlCancelFrame = z.strictObject({
+export const OutboundControlCancelFrame = z.lazy(() => z.strictObject({
   type: z.literal('control_cancel_request'),
   request_id: z.string(),
-});
+}));
 export type OutboundControlCancelFrame = z.infer<typeof OutboundControlCancelFrame>;
 
-export const OutboundKeepAliveFrame = z.strictObject({ type: z.literal('keep_alive') });
+export const OutboundKeepAliveFrame = z.lazy(() => z.strictObject({ type: z.literal('keep_alive') }));

@@ -9,15 +9,15 @@ const HookFrameBase = {
   hook_event: z.string(),
   ...Ids,
 };
-export const SystemHookStartedFrame = z.strictObject({ ...HookFrameBase, subtype: z.literal('hook_started') });
-export const SystemHookProgressFrame = z.strictObject({
+export const SystemHookStartedFrame = z.lazy(() => z.strictObject({ ...HookFrameBase, subtype: z.literal('hook_started') }));
+export const SystemHookProgressFrame = z.lazy(() => z.strictObject({
   ...HookFrameBase,
   subtype: z.literal('hook_progress'),
   stdout: z.string(),
   stderr: z.string(),
   output: z.string(),
-});
-export const SystemHookResponseFrame = z.strictObject({
+}));
+export const SystemHookResponseFrame = z.lazy(() => z.strictObject({
   ...HookFrameBase,
   subtype: z.literal('hook_response'),
   output: z.string(),
@@ -25,4 +25,4 @@ export const SystemHookResponseFrame = z.strictObject({
   stderr: z.string(),
   exit_code: z.optional(z.number()),
   outcome: z.enum(['success', 'error', 'cancelled']),
-});
+}));

@@ -38,28 +38,28 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEventName = (typeof HOOK_EVENTS)[number];
 
-export const HookCallbackMatcher = z.looseObject({
+export const HookCallbackMatcher = z.lazy(() => z.looseObject({
   matcher: z.optional(z.nullable(z.string())),
   hookCallbackIds: z.array(z.string()),
   timeout: z.optional(z.nullable(z.number())),
   onFailure: z.optional(z.nullable(z.enum(['continue', 'block']))),
-});
+}));
 export type HookCallbackMatcher = z.infer<typeof HookCallbackMatcher>;
 
 /** `initialize.hooks`: unknown event names are kept (and ignored later) rather than rejecting the handshake. */
-export const HookRegistrations = z.record(z.string(), z.array(HookCallbackMatcher));
+export const HookRegistrations = z.lazy(() => z.record(z.string(), z.array(HookCallbackMatcher)));
 export type HookRegistrations = z.infer<typeof HookRegistrations>;
 
-export const HookCallbackRequest = z.strictObject({
+export const HookCallbackRequest = z.lazy(() => z.strictObject({
   subtype: z.literal('hook_callback'),
   callback_id: z.string(),
   input: z.record(z.string(), z.unknown()),
   tool_use_id: z.optional(z.string()),
-});
+}));
 export type HookCallbackRequest = z.infer<typeof HookCallbackRequest>;
 
 /** What an SDK hook callback (or a command hook's stdout JSON) may return. Validated, never cast. */
-export const HookJSONOutput = z.union([
+export const HookJSONOutput = z.lazy(() => z.union([
   z.looseObject({ async: z.literal(true), asyncTimeout: z.optional(z.number()) }),
   z.looseObject({
     continue: z.optional(z.boolean()),
@@ -81,5 +81,5 @@ export const HookJSONOutput = z.union([
       }),
     ),
   }),
-]);
+]));
 export type HookJSONOutput = z.infer<typeof HookJSONOutput>;

@@ -87,15 +87,15 @@ export * from './task-frames.js';
 
 export { PROTOCOL_LEVEL } from './runtime.js';
 
-export const OutboundControlRequestFrame = z.strictObject({
+export const OutboundControlRequestFrame = z.lazy(() => z.strictObject({
   type: z.literal('control_request'),
   request_id: z.string(),
   request: z.union([CanUseToolRequest, HookCallbackRequest, McpMessageToHostRequest, ElicitationRequest]),
-});
+}));
 export type OutboundControlRequestFrame = z.infer<typeof OutboundControlRequestFrame>;
 
 /** Every frame agentd may write to stdout. Tests validate each stdout line against this. */
-export const OutboundFrame = z.union([
+export const OutboundFrame = z.lazy(() => z.union([
   AssistantFrame,
   UserFrame,
   StreamEventFrame,
@@ -129,7 +129,7 @@ export const OutboundFrame = z.union([
   OutboundControlRequestFrame,
   OutboundControlCancelFrame,
   OutboundKeepAliveFrame,
-]);
+]));
 export type OutboundFrame = z.infer<typeof OutboundFrame>;
 
 /** Named schemas, for the JSON Schema generator and the fixture corpus (accept/<Name>/*.json). */

@@ -10,16 +10,16 @@ import { ASSISTANT_MESSAGE_ERRORS } from './assistant-errors.js';
 // ---- outbound building blocks ----
 
 
-export const ApiUsage = z.looseObject({
+export const ApiUsage = z.lazy(() => z.looseObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   cache_creation_input_tokens: z.optional(z.nullable(z.number())),
   cache_read_input_tokens: z.optional(z.nullable(z.number())),
-});
+}));
 
-export const OutboundContentBlock = z.looseObject({ type: z.string() });
+export const OutboundContentBlock = z.lazy(() => z.looseObject({ type: z.string() }));
 
-export const ApiAssistantMessage = z.looseObject({
+export const ApiAssistantMessage = z.lazy(() => z.looseObject({
   id: z.string(),
   type: z.literal('message'),
   role: z.literal('assistant'),
@@ -28,12 +28,12 @@ export const ApiAssistantMessage = z.looseObject({
   stop_reason: z.nullable(z.string()),
   stop_sequence: z.nullable(z.string()),
   usage: ApiUsage,
-});
+}));
 
-export const AssistantMessageError = z.enum(ASSISTANT_MESSAGE_ERRORS);
+export const AssistantMessageError = z.lazy(() => z.enum(ASSISTANT_MESSAGE_ERRORS));
 export type AssistantMessageError = z.infer<typeof AssistantMessageError>;
 
-export const AssistantFrame = z.strictObject({
+export const AssistantFrame = z.lazy(() => z.strictObject({
   type: z.literal('assistant'),
   message: ApiAssistantMessage,
   parent_tool_use_id: z.nullable(z.string()),
@@ -44,11 +44,11 @@ export const AssistantFrame = z.strictObject({
   aborted: z.optional(z.literal(true)),
   /** Uuids of earlier assistant frames this one replaces (a response that broke off and was requested again). */
   supersedes: z.optional(z.array(z.string())),
-});
+}));
 export type AssistantFrame = z.infer<typeof AssistantFrame>;
 
 /** How a tool call's permission was decided; Claude Code's observed `tool_result_meta` plus agentd's detail. */
-export const ToolResultMeta = z.strictObject({
+export const ToolResultMeta = z.lazy(() => z.strictObject({
   id: z.string(),
   permission_decision: z.optional(
     z.strictObject({
@@ -60,9 +60,9 @@ export const ToolResultMeta = z.strictObject({
     }),
   ),
   non_execution_kind: z.optional(z.string()),
-});
+}));
 
-export const UserFrame = z.strictObject({
+export const UserFrame = z.lazy(() => z.strictObject({
   type: z.literal('user'),
   message: z.strictObject({
     role: z.literal('user'),
@@ -75,21 +75,21 @@ export const UserFrame = z.strictObject({
   tool_result_meta: z.optional(z.array(ToolResultMeta)),
   isSynthetic: z.optional(z.boolean()),
   isReplay: z.optional(z.literal(true)),
-});
+}));
 export type UserFrame = z.infer<typeof UserFrame>;
 
-export const StreamEventFrame = z.strictObject({
+export const StreamEventFrame = z.lazy(() => z.strictObject({
   type: z.literal('stream_event'),
   event: z.looseObject({ type: z.string() }),
   parent_tool_use_id: z.nullable(z.string()),
   ...Ids,
   ttft_ms: z.optional(z.number()),
   api_message_id: z.optional(z.string()),
-});
+}));
 export type StreamEventFrame = z.infer<typeof StreamEventFrame>;
 
 /** agentd's extension of tool_progress: live output of a running tool (documented in protocol/CHANGELOG.md). */
-export const ToolProgressDetail = z.strictObject({
+export const ToolProgressDetail = z.lazy(() => z.strictObject({
   kind: z.enum(['output', 'heartbeat']),
   /** New output since the previous progress frame of this call (capped; see `dropped_bytes`). */
   output: z.optional(z.string()),
@@ -100,9 +100,9 @@ export const ToolProgressDetail = z.strictObject({
   /** An MCP tool's newest `notifications/progress` numbers (`total` only when the server gave one). */
   progress: z.optional(z.number()),
   total: z.optional(z.number()),
-});
+}));
 
-export const ToolProgressFrame = z.strictObject({
+export const ToolProgressFrame = z.lazy(() => z.strictObject({
   type: z.literal('tool_progress'),
   tool_use_id: z.string(),
   tool_name: z.string(),
@@ -111,12 +111,12 @@ export const ToolProgressFrame = z.strictObject({
   heartbeat: z.optional(z.boolean()),
   ...Ids,
   agentd_progress: z.optional(ToolProgressDetail),
-});
+}));
 export type ToolProgressFrame = z.infer<typeof ToolProgressFrame>;
 
 // ---- result ----
 
-export const ResultUsage = z.strictObject({
+export const ResultUsage = z.lazy(() => z.strictObject({
   input_tokens: z.number(),
   output_tokens: z.number(),
   cache_creation_input_tokens: z.number(),
@@ -124,10 +124,10 @@ export const ResultUsage = z.strictObject({
   server_tool_use: z.strictObject({ web_search_requests: z.number(), web_fetch_requests: z.number() }),
   service_tier: z.string(),
   cache_creation: z.strictObject({ ephemeral_1h_input_tokens: z.number(), ephemeral_5m_input_tokens: z.number() }),
-});
+}));
 export type ResultUsage = z.infer<typeof ResultUsage>;
 
-export const ModelUsageEntry = z.strictObject({
+export const ModelUsageEntry = z.lazy(() => z.strictObject({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cacheReadInputTokens: z.number(),
@@ -138,7 +138,7 @@ export const ModelUsageEntry = z.strictObject({
   maxOutputTokens: z.number(),
   /** agentd: "table" when the model is in the price table, "fallback:<family>" otherwise. */
   costBasis: z.optional(z.string()),
-});
+}));
 export type ModelUsageEntry = z.infer<typeof ModelUsageEntry>;
 
 export const TERMINAL_REASONS = [
@@ -175,17 +175,17 @@ export const ERROR_CATEGORIES = [
   'internal',
   'startup',
 ] as const;
-export const ErrorCategory = z.enum(ERROR_CATEGORIES);
+export const ErrorCategory = z.lazy(() => z.enum(ERROR_CATEGORIES));
 export type ErrorCategory = z.infer<typeof ErrorCategory>;
 
-export const AgentdError = z.strictObject({
+export const AgentdError = z.lazy(() => z.strictObject({
   category: ErrorCategory,
   /** Whether sending the same turn again may succeed (rate limits, overload, connection). */
   retryable: z.boolean(),
   status: z.optional(z.nullable(z.number())),
   /** For rate limits: when the limit resets (ISO time), where the API said so. */
   resets_at: z.optional(z.string()),
-});
+}));
 export type AgentdError = z.infer<typeof AgentdError>;
 
 const ResultCommon = {
@@ -209,13 +209,13 @@ const ResultCommon = {
   ...Ids,
 };
 
-export const ResultSuccessFrame = z.strictObject({
+export const ResultSuccessFrame = z.lazy(() => z.strictObject({
   ...ResultCommon,
   subtype: z.literal('success'),
   result: z.string(),
   structured_output: z.optional(z.unknown()),
   api_error_status: z.optional(z.nullable(z.number())),
-});
+}));
 export type ResultSuccessFrame = z.infer<typeof ResultSuccessFrame>;
 
 export const RESULT_ERROR_SUBTYPES = [
@@ -225,20 +225,20 @@ export const RESULT_ERROR_SUBTYPES = [
   'error_max_structured_output_retries',
 ] as const;
 
-export const ResultErrorFrame = z.strictObject({
+export const ResultErrorFrame = z.lazy(() => z.strictObject({
   ...ResultCommon,
   subtype: z.enum(RESULT_ERROR_SUBTYPES),
   errors: z.array(z.string()),
   startup_failure_reason: z.optional(z.string()),
-});
+}));
 export type ResultErrorFrame = z.infer<typeof ResultErrorFrame>;
 
-export const ResultFrame = z.union([ResultSuccessFrame, ResultErrorFrame]);
+export const ResultFrame = z.lazy(() => z.union([ResultSuccessFrame, ResultErrorFrame]));
 export type ResultFrame = z.infer<typeof ResultFrame>;
 
 // ---- system ----
 
-export const SystemInitFrame = z.strictObject({
+export const SystemInitFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('init'),
   cwd: z.string(),
@@ -258,10 +258,10 @@ export const SystemInitFrame = z.strictObject({
   additional_directories: z.optional(z.array(z.string())),
   agentd_version: z.string(),
   ...Ids,
-});
+}));
 export type SystemInitFrame = z.infer<typeof SystemInitFrame>;
 
-export const SystemStatusFrame = z.strictObject({
+export const SystemStatusFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('status'),
   status: z.nullable(z.enum(['compacting', 'requesting'])),
@@ -270,11 +270,11 @@ export const SystemStatusFrame = z.strictObject({
   compact_result: z.optional(z.enum(['success', 'failed'])),
   compact_error: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemStatusFrame = z.infer<typeof SystemStatusFrame>;
 
 /** The thread was compacted: what the model sees next starts from a summary (Claude Code's frame). */
-export const SystemCompactBoundaryFrame = z.strictObject({
+export const SystemCompactBoundaryFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('compact_boundary'),
   compact_metadata: z.strictObject({
@@ -287,10 +287,10 @@ export const SystemCompactBoundaryFrame = z.strictObject({
   /** The last message before the boundary (the transcript's logicalParentUuid). */
   logical_parent_uuid: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemCompactBoundaryFrame = z.infer<typeof SystemCompactBoundaryFrame>;
 
-export const SystemApiRetryFrame = z.strictObject({
+export const SystemApiRetryFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('api_retry'),
   attempt: z.number(),
@@ -299,20 +299,20 @@ export const SystemApiRetryFrame = z.strictObject({
   error_status: z.nullable(z.number()),
   error: AssistantMessageError,
   ...Ids,
-});
+}));
 export type SystemApiRetryFrame = z.infer<typeof SystemApiRetryFrame>;
 
-export const SystemSessionStateChangedFrame = z.strictObject({
+export const SystemSessionStateChangedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('session_state_changed'),
   state: z.enum(['idle', 'running', 'requires_action']),
   sdk_host_only: z.optional(z.literal(true)),
   ...Ids,
-});
+}));
 export type SystemSessionStateChangedFrame = z.infer<typeof SystemSessionStateChangedFrame>;
 
 /** agentd: an inbound line or frame that could not be served and had no request id to answer. */
-export const SystemProtocolErrorFrame = z.strictObject({
+export const SystemProtocolErrorFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('protocol_error'),
   error_code: ErrorCode,
@@ -322,24 +322,24 @@ export const SystemProtocolErrorFrame = z.strictObject({
   line_bytes: z.optional(z.number()),
   request_id: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemProtocolErrorFrame = z.infer<typeof SystemProtocolErrorFrame>;
 
 /**
  * agentd: the last frame before the daemon exits with code 70 — an error escaped every handler (a bug: an
  * unhandled rejection or an uncaught exception). The host sees why the stream ends instead of a bare exit.
  */
-export const SystemInternalErrorFrame = z.strictObject({
+export const SystemInternalErrorFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('internal_error'),
   error_code: z.literal('internal'),
   message: z.string(),
   exit_code: z.literal(70),
   ...Ids,
-});
+}));
 export type SystemInternalErrorFrame = z.infer<typeof SystemInternalErrorFrame>;
 
-export const SystemPermissionDeniedFrame = z.strictObject({
+export const SystemPermissionDeniedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('permission_denied'),
   tool_name: z.string(),
@@ -348,7 +348,7 @@ export const SystemPermissionDeniedFrame = z.strictObject({
   decision_reason: z.optional(z.string()),
   message: z.string(),
   ...Ids,
-});
+}));
 export type SystemPermissionDeniedFrame = z.infer<typeof SystemPermissionDeniedFrame>;
 
 export { SystemHookProgressFrame, SystemHookResponseFrame, SystemHookStartedFrame } from './hook-frames.js';
@@ -358,24 +358,24 @@ export { SystemHookProgressFrame, SystemHookResponseFrame, SystemHookStartedFram
  * type SDKSessionWritesLostMessage), which it sends at exit; agentd sends it at the first lost line. The code
  * is the OS error code: `ENOSPC`, `EDQUOT`, or another (`EIO`, …; the SDK says more may be added).
  */
-export const SystemSessionWritesLostFrame = z.strictObject({
+export const SystemSessionWritesLostFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('session_writes_lost'),
   error_code: z.string(),
   lost: z.array(z.enum(['transcript', 'global_config'])),
   transcript_session_ids: z.optional(z.array(z.string())),
   ...Ids,
-});
+}));
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;
 
 /** Claude Code's SDKInformationalMessage; agentd sends `level: "warning"` for a project file skipped or cut (README, "Project context"). */
-export const SystemInformationalFrame = z.strictObject({
+export const SystemInformationalFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('informational'),
   content: z.string(),
   level: z.enum(['info', 'notice', 'suggestion', 'warning']),
   ...Ids,
-});
+}));
 export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 
 /**
@@ -383,18 +383,18 @@ export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
  * and the session started without it. Claude Code skips such files silently; agentd says so (also on stderr).
  * `code` is stable (`settings_file_invalid`, …); `path` names the file when there is one.
  */
-export const SystemAgentdWarningFrame = z.strictObject({
+export const SystemAgentdWarningFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('agentd_warning'),
   code: z.string(),
   message: z.string(),
   path: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemAgentdWarningFrame = z.infer<typeof SystemAgentdWarningFrame>;
 
 /** agentd: after every model call, its usage and cost and the running totals (for budget-watching hosts). */
-export const SystemUsageFrame = z.strictObject({
+export const SystemUsageFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('agentd_usage'),
   model: z.string(),
@@ -408,5 +408,5 @@ export const SystemUsageFrame = z.strictObject({
   turn_cost_usd: z.number(),
   total_cost_usd: z.number(),
   ...Ids,
-});
+}));
 export type SystemUsageFrame = z.infer<typeof SystemUsageFrame>;

@@ -2,22 +2,22 @@
 import * as z from 'zod/mini';
 
 export const PERMISSION_MODES = ['default', 'acceptEdits', 'bypassPermissions', 'plan', 'dontAsk', 'auto'] as const;
-export const PermissionMode = z.enum(PERMISSION_MODES);
+export const PermissionMode = z.lazy(() => z.enum(PERMISSION_MODES));
 export type PermissionMode = z.infer<typeof PermissionMode>;
 
-export const PermissionBehavior = z.enum(['allow', 'deny', 'ask']);
-export const PermissionUpdateDestination = z.enum([
+export const PermissionBehavior = z.lazy(() => z.enum(['allow', 'deny', 'ask']));
+export const PermissionUpdateDestination = z.lazy(() => z.enum([
   'userSettings',
   'projectSettings',
   'localSettings',
   'session',
   'cliArg',
-]);
+]));
 
-export const PermissionRuleValue = z.looseObject({
+export const PermissionRuleValue = z.lazy(() => z.looseObject({
   toolName: z.string(),
   ruleContent: z.optional(z.string()),
-});
+}));
 
 const RulesUpdate = <T extends 'addRules' | 'replaceRules' | 'removeRules'>(type: T) =>
   z.looseObject({
@@ -27,7 +27,7 @@ const RulesUpdate = <T extends 'addRules' | 'replaceRules' | 'removeRules'>(type
     destination: PermissionUpdateDestination,
   });
 
-export const PermissionUpdate = z.discriminatedUnion('type', [
+export const PermissionUpdate = z.lazy(() => z.discriminatedUnion('type', [
   RulesUpdate('addRules'),
   RulesUpdate('replaceRules'),
   RulesUpdate('removeRules'),
@@ -42,11 +42,11 @@ export const PermissionUpdate = z.discriminatedUnion('type', [
     directories: z.array(z.string()),
     destination: PermissionUpdateDestination,
   }),
-]);
+]));
 export type PermissionUpdate = z.infer<typeof PermissionUpdate>;
 
 /** The host's answer to `can_use_tool` (validated strictly: `deny.message` is required, as in Claude Code). */
-export const PermissionResult = z.discriminatedUnion('behavior', [
+export const PermissionResult = z.lazy(() => z.discriminatedUnion('behavior', [
   z.looseObject({
     behavior: z.literal('allow'),
     updatedInput: z.optional(z.record(z.string(), z.unknown())),
@@ -61,10 +61,10 @@ export const PermissionResult = z.discriminatedUnion('behavior', [
     toolUseID: z.optional(z.string()),
     decisionClassification: z.optional(z.string()),
   }),
-]);
+]));
 export type PermissionResult = z.infer<typeof PermissionResult>;
 
-export const DecisionReasonType = z.enum([
+export const DecisionReasonType = z.lazy(() => z.enum([
   'rule',
   'mode',
   'subcommandResults',
@@ -76,10 +76,10 @@ export const DecisionReasonType = z.enum([
   'safetyCheck',
   'classifier',
   'other',
-]);
+]));
 
 /** Outbound `can_use_tool` control request payload. */
-export const CanUseToolRequest = z.strictObject({
+export const CanUseToolRequest = z.lazy(() => z.strictObject({
   subtype: z.literal('can_use_tool'),
   tool_name: z.string(),
   input: z.record(z.string(), z.unknown()),
@@ -93,12 +93,12 @@ export const CanUseToolRequest = z.strictObject({
   title: z.optional(z.string()),
   /** For `mcp__*` tools: the server (its config key) and where its definition came from (`sdk`, `dynamic`, …). */
   mcp_server: z.optional(z.strictObject({ name: z.string(), source: z.string() })),
-});
+}));
 export type CanUseToolRequest = z.infer<typeof CanUseToolRequest>;
 
-export const PermissionDenial = z.strictObject({
+export const PermissionDenial = z.lazy(() => z.strictObject({
   tool_name: z.string(),
   tool_use_id: z.string(),
   tool_input: z.record(z.string(), z.unknown()),
-});
+}));
 export type PermissionDenial = z.infer<typeof PermissionDenial>;

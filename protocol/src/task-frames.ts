@@ -4,9 +4,9 @@
 import * as z from 'zod/mini';
 import { Ids } from './ids.js';
 
-const TaskUsage = z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() });
+const TaskUsage = z.lazy(() => z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() }));
 
-export const SystemTaskStartedFrame = z.strictObject({
+export const SystemTaskStartedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_started'),
   task_id: z.string(),
@@ -19,10 +19,10 @@ export const SystemTaskStartedFrame = z.strictObject({
   task_type: z.optional(z.string()),
   prompt: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemTaskStartedFrame = z.infer<typeof SystemTaskStartedFrame>;
 
-export const SystemTaskProgressFrame = z.strictObject({
+export const SystemTaskProgressFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_progress'),
   task_id: z.string(),
@@ -33,10 +33,10 @@ export const SystemTaskProgressFrame = z.strictObject({
   usage: TaskUsage,
   last_tool_name: z.optional(z.string()),
   ...Ids,
-});
+}));
 export type SystemTaskProgressFrame = z.infer<typeof SystemTaskProgressFrame>;
 
-export const SystemTaskNotificationFrame = z.strictObject({
+export const SystemTaskNotificationFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_notification'),
   task_id: z.string(),
@@ -49,11 +49,11 @@ export const SystemTaskNotificationFrame = z.strictObject({
   summary_is_report: z.optional(z.boolean()),
   usage: z.optional(TaskUsage),
   ...Ids,
-});
+}));
 export type SystemTaskNotificationFrame = z.infer<typeof SystemTaskNotificationFrame>;
 
 /** A task's state changed; agentd sends it as a task ends (status and end time), right before task_notification. */
-export const SystemTaskUpdatedFrame = z.strictObject({
+export const SystemTaskUpdatedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_updated'),
   task_id: z.string(),
@@ -67,11 +67,11 @@ export const SystemTaskUpdatedFrame = z.strictObject({
     is_backgrounded: z.optional(z.boolean()),
   }),
   ...Ids,
-});
+}));
 export type SystemTaskUpdatedFrame = z.infer<typeof SystemTaskUpdatedFrame>;
 
 /** The running background tasks, replacing the previous list (sent when one starts or ends). */
-export const SystemBackgroundTasksChangedFrame = z.strictObject({
+export const SystemBackgroundTasksChangedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('background_tasks_changed'),
   tasks: z.array(
@@ -84,5 +84,5 @@ export const SystemBackgroundTasksChangedFrame = z.strictObject({
     }),
   ),
   ...Ids,
-});
+}));
 export type SystemBackgroundTasksChangedFrame = z.infer<typeof SystemBackgroundTasksChangedFrame>;

@@ -1,9 +1,9 @@
 // The user frame a host writes (inbound), parsed by the daemon at run time (runtime.ts).
 import * as z from 'zod/mini';
 
-export const InboundContentBlock = z.looseObject({ type: z.string() });
+export const InboundContentBlock = z.lazy(() => z.looseObject({ type: z.string() }));
 
-export const InboundUserFrame = z.looseObject({
+export const InboundUserFrame = z.lazy(() => z.looseObject({
   type: z.literal('user'),
   message: z.looseObject({
     role: z.literal('user'),
@@ -18,5 +18,5 @@ export const InboundUserFrame = z.looseObject({
   isSynthetic: z.optional(z.nullable(z.boolean())),
   /** The client composed the text: no `@file` mention expansion (and no slash-command dispatch). */
   client_composed: z.optional(z.nullable(z.boolean())),
-});
+}));
 export type InboundUserFrame = z.infer<typeof InboundUserFrame>;

@@ -16,7 +16,7 @@ export const AGENT_TOOL_NAME = 'Agent';
 /** Tools a subagent never gets: no recursion (Claude Code's depth cap for foreground agents is one level). */
 const NEVER_FOR_SUBAGENTS: ReadonlySet<string> = new Set([AGENT_TOOL_NAME, 'StructuredOutput']);
 
-export const AgentInput = z.strictObject({
+export const AgentInput = z.lazy(() => z.strictObject({
   description: z.string(),
   prompt: z.string(),
   subagent_type: z.optional(z.string()),
@@ -24,7 +24,7 @@ export const AgentInput = z.strictObject({
   effort: z.optional(z.string()),
   run_in_background: z.optional(z.boolean()),
   isolation: z.optional(z.string()),
-});
+}));
 export type AgentInput = z.infer<typeof AgentInput>;
 
 /** The input schema as Claude Code 2.1.330 sends it (minus the "fork"/"remote" variants agentd lacks). */

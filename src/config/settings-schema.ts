@@ -3,15 +3,15 @@
 // file), or a security setting agentd cannot honour (refused at start-up: nothing fails open).
 import * as z from 'zod/mini';
 
-const CommandHook = z.looseObject({
+const CommandHook = z.lazy(() => z.looseObject({
   type: z.optional(z.string()),
   command: z.optional(z.string()),
   timeout: z.optional(z.number()),
-});
-const HookMatcherEntry = z.looseObject({ matcher: z.optional(z.string()), hooks: z.array(CommandHook) });
+}));
+const HookMatcherEntry = z.lazy(() => z.looseObject({ matcher: z.optional(z.string()), hooks: z.array(CommandHook) }));
 
 /** One settings file. Loose: unknown keys survive parsing so they can be reported. */
-export const SettingsFile = z.looseObject({
+export const SettingsFile = z.lazy(() => z.looseObject({
   env: z.optional(z.record(z.string(), z.unknown())),
   model: z.optional(z.string()),
   permissions: z.optional(
@@ -37,7 +37,7 @@ export const SettingsFile = z.looseObject({
   apiKeyHelper: z.optional(z.string()),
   disabledMcpjsonServers: z.optional(z.array(z.string())),
   parentSettingsBehavior: z.optional(z.string()),
-});
+}));
 export type SettingsFileData = z.infer<typeof SettingsFile>;
 
 /** Top-level keys agentd implements (or reads into the configuration for the module that does). */

@@ -2,7 +2,7 @@
 // JSON alike. Garbage is a failure, never "no objection".
 import * as z from 'zod/mini';
 
-const Destination = z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg']);
+const Destination = z.lazy(() => z.enum(['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg']));
 const Rules = (type: 'addRules' | 'replaceRules' | 'removeRules') =>
   z.looseObject({
     type: z.literal(type),
@@ -13,25 +13,25 @@ const Rules = (type: 'addRules' | 'replaceRules' | 'removeRules') =>
 const Directories = (type: 'addDirectories' | 'removeDirectories') => z.looseObject({ type: z.literal(type), directories: z.array(z.string()), destination: Destination });
 
 /** A permission update a hook returns: the SDK's PermissionUpdate shape (the mode is checked when applied). */
-const PermissionUpdate = z.discriminatedUnion('type', [
+const PermissionUpdate = z.lazy(() => z.discriminatedUnion('type', [
   Rules('addRules'),
   Rules('replaceRules'),
   Rules('removeRules'),
   z.looseObject({ type: z.literal('setMode'), mode: z.string(), destination: Destination }),
   Directories('addDirectories'),
   Directories('removeDirectories'),
-]);
+]));
 
-const PermissionRequestDecision = z.union([
+const PermissionRequestDecision = z.lazy(() => z.union([
   z.looseObject({
     behavior: z.literal('allow'),
     updatedInput: z.optional(z.record(z.string(), z.unknown())),
     updatedPermissions: z.optional(z.array(PermissionUpdate)),
   }),
   z.looseObject({ behavior: z.literal('deny'), message: z.optional(z.string()), interrupt: z.optional(z.boolean()) }),
-]);
+]));
 
-export const HookOutput = z.looseObject({
+export const HookOutput = z.lazy(() => z.looseObject({
   async: z.optional(z.boolean()),
   continue: z.optional(z.boolean()),
   suppressOutput: z.optional(z.boolean()),
@@ -51,7 +51,7 @@ export const HookOutput = z.looseObject({
       decision: z.optional(PermissionRequestDecision),
     }),
   ),
-});
+}));
 export type HookOutput = z.infer<typeof HookOutput>;
 
 export function parseHookOutput(v: unknown): { ok: true; output: HookOutput } | { ok: false; error: string } {

@@ -12,30 +12,30 @@ import * as z from 'zod/mini';
 // Per-tool permission policies (`tools: [{name, permission_policy?, org_max_permission?}]`) are read leniently, as
 // the SDK documents: an entry without a string name is dropped, a value that is not a list is absent
 // (toolPolicies below); a malformed list never makes the whole server invalid.
-const ToolPolicies = z.optional(z.unknown());
-const Timeout = z.optional(z.number());
+const ToolPolicies = z.lazy(() => z.optional(z.unknown()));
+const Timeout = z.lazy(() => z.optional(z.number()));
 
-export const StdioServerConfig = z.looseObject({
+export const StdioServerConfig = z.lazy(() => z.looseObject({
   type: z.optional(z.literal('stdio')),
   command: z.string().check(z.minLength(1)),
   args: z.optional(z.array(z.string())),
   env: z.optional(z.record(z.string(), z.string())),
   tools: ToolPolicies,
   timeout: Timeout,
-});
-export const RemoteServerConfig = z.looseObject({
+}));
+export const RemoteServerConfig = z.lazy(() => z.looseObject({
   type: z.enum(['http', 'sse']),
   url: z.string().check(z.minLength(1)),
   headers: z.optional(z.record(z.string(), z.string())),
   tools: ToolPolicies,
   timeout: Timeout,
-});
-export const SdkServerConfig = z.looseObject({
+}));
+export const SdkServerConfig = z.lazy(() => z.looseObject({
   type: z.literal('sdk'),
   name: z.optional(z.string()),
   tools: ToolPolicies,
   timeout: Timeout,
-});
+}));
 
 export type StdioServerConfig = z.infer<typeof StdioServerConfig>;
 export type RemoteServerConfig = z.infer<typeof RemoteServerConfig>;

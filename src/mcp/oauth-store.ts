@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 const lazyRequire = createRequire(import.meta.url);
 const crypto = (): typeof import('node:crypto') => lazyRequire('node:crypto') as typeof import('node:crypto');
 
-const Entry = z.looseObject({
+const Entry = z.lazy(() => z.looseObject({
   serverName: z.string(),
   serverUrl: z.string(),
   /** The OAuth client (dynamic registration's answer, with the `issuer` it is bound to). */
@@ -26,10 +26,10 @@ const Entry = z.looseObject({
   tokensSavedAt: z.optional(z.number()),
   /** Metadata discovery's result (RFC 9728 / RFC 8414), reused so a refresh needs no discovery. */
   discovery: z.optional(z.record(z.string(), z.unknown())),
-});
+}));
 export type McpOAuthEntry = z.infer<typeof Entry>;
 
-const File = z.looseObject({ version: z.literal(1), servers: z.record(z.string(), Entry) });
+const File = z.lazy(() => z.looseObject({ version: z.literal(1), servers: z.record(z.string(), Entry) }));
 
 export function oauthStorePath(configDir: string): string {
   return join(configDir, 'agentd', 'mcp-oauth.json');

@@ -8,10 +8,10 @@ import * as z from 'zod/mini';
 import type { HostAnswer, PermissionPrompter, PromptRequest } from '../permissions/layer.js';
 import type { AnyTool, ToolEnvironment } from '../tools/tool.js';
 
-const Answer = z.union([
+const Answer = z.lazy(() => z.union([
   z.looseObject({ behavior: z.literal('allow'), updatedInput: z.optional(z.record(z.string(), z.unknown())) }),
   z.looseObject({ behavior: z.literal('deny'), message: z.string(), interrupt: z.optional(z.boolean()) }),
-]);
+]));
 
 export interface McpPromptToolDeps {
   toolName: string;

@@ -12,8 +12,8 @@ export interface ResourceServers {
   withResources(): Map<string, ResourceAccess>;
 }
 
-const ListInput = z.object({ server: z.optional(z.string()) });
-const ReadInput = z.object({ server: z.string(), uri: z.string() });
+const ListInput = z.lazy(() => z.object({ server: z.optional(z.string()) }));
+const ReadInput = z.lazy(() => z.object({ server: z.string(), uri: z.string() }));
 
 export function resourceTools(servers: ResourceServers, maxOutputChars: number): AnyTool[] {
   const list: AnyTool = {

@@ -153,20 +153,20 @@ export function assistantEntry(
 
 // ---- reading ----
 
-const ParentUuid = z.optional(z.nullable(z.string()));
-const OpaqueBlock = z.looseObject({ type: z.string() });
+const ParentUuid = z.lazy(() => z.optional(z.nullable(z.string())));
+const OpaqueBlock = z.lazy(() => z.looseObject({ type: z.string() }));
 
 /** Any line that takes part in the parentUuid chain (user, assistant, system, attachment, progress). */
-export const LinkedEntry = z.looseObject({
+export const LinkedEntry = z.lazy(() => z.looseObject({
   type: z.string(),
   uuid: z.string(),
   parentUuid: ParentUuid,
   isSidechain: z.optional(z.boolean()),
   teamName: z.optional(z.unknown()),
-});
+}));
 export type LinkedEntry = z.infer<typeof LinkedEntry>;
 
-export const UserEntryIn = z.looseObject({
+export const UserEntryIn = z.lazy(() => z.looseObject({
   type: z.literal('user'),
   uuid: z.string(),
   parentUuid: ParentUuid,
@@ -175,10 +175,10 @@ export const UserEntryIn = z.looseObject({
   /** The summary a compacted chain starts from: marked transcript-only, but it is what the model continues from. */
   isCompactSummary: z.optional(z.boolean()),
   message: z.looseObject({ role: z.literal('user'), content: z.union([z.string(), z.array(OpaqueBlock)]) }),
-});
+}));
 export type UserEntryIn = z.infer<typeof UserEntryIn>;
 
-export const AssistantEntryIn = z.looseObject({
+export const AssistantEntryIn = z.lazy(() => z.looseObject({
   type: z.literal('assistant'),
   uuid: z.string(),
   parentUuid: ParentUuid,
@@ -189,17 +189,17 @@ export const AssistantEntryIn = z.looseObject({
     model: z.optional(z.string()),
     content: z.array(z.unknown()),
   }),
-});
+}));
 export type AssistantEntryIn = z.infer<typeof AssistantEntryIn>;
 
-const TextBlockIn = z.looseObject({ type: z.literal('text'), text: z.string() });
-const ThinkingBlockIn = z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
-const RedactedThinkingBlockIn = z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() });
-const ToolUseBlockIn = z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) });
-const ServerBlockIn = z.looseObject({
+const TextBlockIn = z.lazy(() => z.looseObject({ type: z.literal('text'), text: z.string() }));
+const ThinkingBlockIn = z.lazy(() => z.looseObject({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }));
+const RedactedThinkingBlockIn = z.lazy(() => z.looseObject({ type: z.literal('redacted_thinking'), data: z.string() }));
+const ToolUseBlockIn = z.lazy(() => z.looseObject({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.record(z.string(), z.unknown()) }));
+const ServerBlockIn = z.lazy(() => z.looseObject({
   type: z.enum(['server_tool_use', 'web_search_tool_result', 'web_fetch_tool_result', 'code_execution_tool_result']),
-});
-const AssistantBlockIn = z.union([TextBlockIn, ThinkingBlockIn, RedactedThinkingBlockIn, ToolUseBlockIn, ServerBlockIn]);
+}));
+const AssistantBlockIn = z.lazy(() => z.union([TextBlockIn, ThinkingBlockIn, RedactedThinkingBlockIn, ToolUseBlockIn, ServerBlockIn]));
 
 /** An assistant content block the API accepts back, or undefined (unknown or malformed block). */
 export function parseAssistantBlock(raw: unknown): AssistantBlock | undefined {
@@ -207,7 +207,7 @@ export function parseAssistantBlock(raw: unknown): AssistantBlock | undefined {
   return r.success ? r.data : undefined;
 }
 
-const ToolResultRef = z.looseObject({ type: z.literal('tool_result'), tool_use_id: z.string() });
+const ToolResultRef = z.lazy(() => z.looseObject({ type: z.literal('tool_result'), tool_use_id: z.string() }));
 
 /** The tool_use id a user content block answers, if it is a tool_result. */
 export function toolResultId(block: unknown): string | undefined {
@@ -215,7 +215,7 @@ export function toolResultId(block: unknown): string | undefined {
   return r.success ? r.data.tool_use_id : undefined;
 }
 
-const ModelUsageTotalsIn = z.object({
+const ModelUsageTotalsIn = z.lazy(() => z.object({
   inputTokens: z.number(),
   outputTokens: z.number(),
   cacheReadInputTokens: z.number(),
@@ -225,12 +225,12 @@ const ModelUsageTotalsIn = z.object({
   contextWindow: z.number(),
   maxOutputTokens: z.number(),
   costBasis: z.string(),
-});
+}));
 
-export const UsageEntryIn = z.looseObject({
+export const UsageEntryIn = z.lazy(() => z.looseObject({
   type: z.literal(USAGE_ENTRY_TYPE),
   modelUsage: z.record(z.string(), ModelUsageTotalsIn),
-});
+}));
 
 export function parseModelUsage(raw: unknown): Record<string, ModelUsageTotals> | undefined {
   const r = UsageEntryIn.safeParse(raw);

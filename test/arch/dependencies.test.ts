@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import ts from 'typescript';
 import { ROOT } from '../support/daemon.js';
 
 function files(dir: string): string[] {
@@ -206,5 +207,22 @@ describe('architecture', () => {
   it('files stay small enough to read', () => {
     const big = sources.filter((s) => s.text.split('\n').length > 450).map((s) => `${s.path} (${s.text.split('\n').length} lines)`);
     expect(big).toEqual([]);
+  });
+  it('module-level zod schemas are built on first use (z.lazy), not while the bundle loads', () => {
+    // Building every schema as its module was evaluated cost ~8 ms of CPU before `initialize` (BENCHMARKS.md,
+    // 2026-11-27): most are for requests, transcripts, hook answers or tools that a start never sees. z.lazy
+    // builds one small wrapper and the schema at its first parse; parsing and the JSON Schema are unchanged.
+    const eager: string[] = [];
+    for (const f of sources.filter((s) => s.text.includes("from 'zod/mini'"))) {
+      const sf = ts.createSourceFile(f.path, f.text, ts.ScriptTarget.Latest, true);
+      for (const st of sf.statements) {
+        if (!ts.isVariableStatement(st)) continue;
+        for (const d of st.declarationList.declarations) {
+          const init = d.initializer;
+          if (init && ts.isCallExpression(init) && /^z\.[a-zA-Z]+$/.test(init.expression.getText(sf)) && init.expression.getText(sf) !== 'z.lazy') eager.push(`${f.path}: ${d.name.getText(sf)}`);
+        }
+      }
+    }
+    expect(eager).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ModelUsageEntry } from '../../protocol/src/index.js';
 import { USAGE_ENTRY_TYPE, UsageEntryIn } from '../../src/store/entries.js';
 
-const totals = Object.fromEntries(Object.keys(ModelUsageEntry.shape).map((k) => [k, k === 'costBasis' ? 'table' : 1]));
+const totals = Object.fromEntries(Object.keys(ModelUsageEntry._zod.innerType.shape).map((k) => [k, k === 'costBasis' ? 'table' : 1]));
 const entry = (t: Record<string, unknown>): unknown => ({ type: USAGE_ENTRY_TYPE, modelUsage: { 'claude-opus-5-5': t } });
 
 describe('the transcript usage entry and ModelUsageEntry agree', () => {
@@ -13,7 +13,7 @@ describe('the transcript usage entry and ModelUsageEntry agree', () => {
     expect(UsageEntryIn.safeParse(entry(totals)).success).toBe(true);
   });
 
-  for (const key of Object.keys(ModelUsageEntry.shape)) {
+  for (const key of Object.keys(ModelUsageEntry._zod.innerType.shape)) {
     it(`the store requires ${key}`, () => {
       const { [key]: _dropped, ...rest } = totals;
       expect(UsageEntryIn.safeParse(entry(rest)).success).toBe(false);

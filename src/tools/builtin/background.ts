@@ -255,10 +255,10 @@ export function isShellTaskRegistry(r: BackgroundRegistry): r is ShellTaskRegist
 
 // ---- TaskStop --------------------------------------------------------------------------------------------
 
-const TaskStopInput = z.strictObject({
+const TaskStopInput = z.lazy(() => z.strictObject({
   task_id: z.optional(z.string()),
   shell_id: z.optional(z.string()),
-});
+}));
 export type TaskStopInput = z.infer<typeof TaskStopInput>;
 
 export interface TaskStopOutput {

@@ -38,13 +38,13 @@ const POLL_MS = 100;
 const ABORT_MARKER = '<error>Command was aborted before completion</error>';
 const NO_OUTPUT = '(Bash completed with no output)';
 
-const BashInput = z.strictObject({
+const BashInput = z.lazy(() => z.strictObject({
   command: z.string(),
   timeout: z.optional(z.number()),
   description: z.optional(z.string()),
   run_in_background: z.optional(z.boolean()),
   dangerouslyDisableSandbox: z.optional(z.boolean()),
-});
+}));
 export type BashInput = z.infer<typeof BashInput>;
 
 /** The structured result (tool_use_result), as Claude Code's BashOutput. */

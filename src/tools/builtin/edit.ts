@@ -20,12 +20,12 @@ import {
 } from './file-common.js';
 import { type PatchHunk, structuredPatch } from './line-diff.js';
 
-export const EditInput = z.strictObject({
+export const EditInput = z.lazy(() => z.strictObject({
   file_path: z.string().check(z.describe('The absolute path to the file to modify')),
   old_string: z.string().check(z.describe('The text to replace')),
   new_string: z.string().check(z.describe('The text to replace it with (must be different from old_string)')),
   replace_all: z.optional(z._default(z.boolean(), false).check(z.describe('Replace all occurrences of old_string (default false)'))),
-});
+}));
 export type EditInput = z.infer<typeof EditInput>;
 
 export interface EditOutput {

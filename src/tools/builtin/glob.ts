@@ -10,7 +10,7 @@ import { statIfExists } from './file-common.js';
 export const GLOB_MAX_RESULTS = 100;
 const VCS_DIRS = ['**/.git/**', '**/.svn/**', '**/.hg/**'];
 
-export const GlobInput = z.strictObject({
+export const GlobInput = z.lazy(() => z.strictObject({
   pattern: z.string().check(z.minLength(1), z.describe('The glob pattern to match files against, e.g. "**/*.ts" or "src/**/*.{js,jsx}"')),
   path: z.optional(
     z.string().check(
@@ -19,7 +19,7 @@ export const GlobInput = z.strictObject({
       ),
     ),
   ),
-});
+}));
 export type GlobInput = z.infer<typeof GlobInput>;
 
 export interface GlobOutput {

@@ -17,7 +17,7 @@ const RG_MAX_BUFFER = 64 * 1024 * 1024;
 
 const num = (d: string) => z.optional(z.int().check(z.minimum(0), z.describe(d)));
 
-export const GrepInput = z.strictObject({
+export const GrepInput = z.lazy(() => z.strictObject({
   pattern: z.string().check(z.describe('The regular expression pattern to search for in file contents')),
   path: z.optional(z.string().check(z.describe('File or directory to search in (rg PATH). Defaults to current working directory.'))),
   glob: z.optional(z.string().check(z.describe('Glob pattern to filter files (e.g. "*.js", "*.{ts,tsx}") - maps to rg --glob'))),
@@ -39,7 +39,7 @@ export const GrepInput = z.strictObject({
   head_limit: num(`Limit output to first N lines/entries, equivalent to "| head -N". Defaults to ${GREP_DEFAULT_HEAD_LIMIT}; pass 0 for unlimited (use sparingly).`),
   offset: num('Skip first N lines/entries before applying head_limit, equivalent to "| tail -n +N | head -N". Defaults to 0.'),
   multiline: z.optional(z.boolean().check(z.describe('Enable multiline mode where . matches newlines and patterns can span lines (rg -U --multiline-dotall). Default: false.'))),
-});
+}));
 export type GrepInput = z.infer<typeof GrepInput>;
 
 export interface GrepOutput {

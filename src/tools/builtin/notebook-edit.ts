@@ -8,7 +8,7 @@ import type { Tool, ToolOutcome, ValidationResult } from '../tool.js';
 import { FILE_WRITER, assertFresh, decodeText, fileDoesNotExist, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
 import { type Notebook, type NotebookCell, cellId, findCellIndex, joinText, notebookLanguage, parseNotebook } from './notebook.js';
 
-export const NotebookEditInput = z.strictObject({
+export const NotebookEditInput = z.lazy(() => z.strictObject({
   notebook_path: z.string().check(z.describe('The absolute path to the Jupyter notebook file to edit (must be absolute, not relative)')),
   cell_id: z.optional(
     z.string().check(
@@ -22,7 +22,7 @@ export const NotebookEditInput = z.strictObject({
     ),
   ),
   edit_mode: z.optional(z.enum(['replace', 'insert', 'delete']).check(z.describe('The type of edit to make (replace, insert, delete). Defaults to replace.'))),
-});
+}));
 export type NotebookEditInput = z.infer<typeof NotebookEditInput>;
 
 export interface NotebookEditOutput {

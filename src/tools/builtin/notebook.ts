@@ -3,9 +3,9 @@
 import * as z from 'zod/mini';
 import type { ImageBlock, TextBlock } from '../../model/types.js';
 
-const MultilineText = z.union([z.string(), z.array(z.string())]);
+const MultilineText = z.lazy(() => z.union([z.string(), z.array(z.string())]));
 
-const Output = z.looseObject({
+const Output = z.lazy(() => z.looseObject({
   output_type: z.string(),
   text: z.optional(MultilineText),
   name: z.optional(z.string()),
@@ -13,18 +13,18 @@ const Output = z.looseObject({
   ename: z.optional(z.string()),
   evalue: z.optional(z.string()),
   traceback: z.optional(z.array(z.string())),
-});
+}));
 
-const Cell = z.looseObject({
+const Cell = z.lazy(() => z.looseObject({
   cell_type: z.string(),
   id: z.optional(z.string()),
   source: MultilineText,
   execution_count: z.optional(z.nullable(z.number())),
   outputs: z.optional(z.array(Output)),
   metadata: z.optional(z.record(z.string(), z.unknown())),
-});
+}));
 
-export const NotebookSchema = z.looseObject({
+export const NotebookSchema = z.lazy(() => z.looseObject({
   cells: z.array(Cell),
   metadata: z.optional(
     z.looseObject({
@@ -33,7 +33,7 @@ export const NotebookSchema = z.looseObject({
   ),
   nbformat: z.optional(z.number()),
   nbformat_minor: z.optional(z.number()),
-});
+}));
 
 export type Notebook = z.infer<typeof NotebookSchema>;
 export type NotebookCell = z.infer<typeof Cell>;

@@ -23,7 +23,7 @@ export const READ_MAX_OUTPUT_CHARS_LARGE = 400_000;
 export const READ_MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 export const READ_MAX_PDF_BYTES = 10 * 1024 * 1024;
 
-export const ReadInput = z.strictObject({
+export const ReadInput = z.lazy(() => z.strictObject({
   file_path: z.string().check(z.describe('The absolute path to the file to read')),
   offset: z.optional(
     z.int().check(z.minimum(0), z.describe('The line number to start reading from (1 = first line). Only provide if the file is too large to read at once')),
@@ -35,7 +35,7 @@ export const ReadInput = z.strictObject({
   allow_large: z.optional(
     z.boolean().check(z.describe('Set to true to read a text file, or a line range of one, that is over the usual size limits. Prefer offset/limit or Grep.')),
   ),
-});
+}));
 export type ReadInput = z.infer<typeof ReadInput>;
 
 type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';

@@ -4,10 +4,10 @@
 import * as z from 'zod/mini';
 import type { Tool } from '../tool.js';
 
-export const SkillInput = z.strictObject({
+export const SkillInput = z.lazy(() => z.strictObject({
   skill: z.string().check(z.minLength(1), z.describe('The skill name, e.g. "pdf" or "my-plugin:review"')),
   args: z.optional(z.string().check(z.describe('Optional arguments for the skill'))),
-});
+}));
 export type SkillInput = z.infer<typeof SkillInput>;
 
 export interface SkillOutput {

@@ -3,16 +3,16 @@
 import * as z from 'zod/mini';
 import type { Tool } from '../tool.js';
 
-const Todo = z.strictObject({
+const Todo = z.lazy(() => z.strictObject({
   content: z.string().check(z.minLength(1), z.describe('What needs to be done, in the imperative ("Run the tests")')),
   status: z.enum(['pending', 'in_progress', 'completed']),
   activeForm: z.string().check(z.minLength(1), z.describe('The same task in present continuous form, shown while it runs ("Running the tests")')),
-});
+}));
 export type Todo = z.infer<typeof Todo>;
 
-export const TodoWriteInput = z.strictObject({
+export const TodoWriteInput = z.lazy(() => z.strictObject({
   todos: z.array(Todo).check(z.describe('The updated todo list')),
-});
+}));
 export type TodoWriteInput = z.infer<typeof TodoWriteInput>;
 
 export interface TodoWriteOutput {

@@ -25,7 +25,7 @@ export const WEB_FETCH_MAX_CHARS = 100_000;
 const MAX_REDIRECTS = 10;
 const MAX_URL_LENGTH = 2000;
 
-export const WebFetchInput = z.strictObject({
+export const WebFetchInput = z.lazy(() => z.strictObject({
   url: z.string().check(z.describe('The URL to fetch content from (http or https)')),
   prompt: z.string().check(z.describe('The prompt to run on the fetched content')),
   offset: z.optional(
@@ -34,7 +34,7 @@ export const WebFetchInput = z.strictObject({
       z.describe('Character position in the page text to start reading from. Use it to read on through a page too long for one call, with the value the previous result gave.'),
     ),
   ),
-});
+}));
 export type WebFetchInput = z.infer<typeof WebFetchInput>;
 
 export interface WebFetchOutput {

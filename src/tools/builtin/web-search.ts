@@ -11,11 +11,11 @@ import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 /** At most this many searches per call (Claude Code's limit). */
 const MAX_USES = 8;
 
-export const WebSearchInput = z.strictObject({
+export const WebSearchInput = z.lazy(() => z.strictObject({
   query: z.string().check(z.minLength(2), z.describe('The search query to use')),
   allowed_domains: z.optional(z.array(z.string()).check(z.describe('Only include search results from these domains'))),
   blocked_domains: z.optional(z.array(z.string()).check(z.describe('Never include search results from these domains'))),
-});
+}));
 export type WebSearchInput = z.infer<typeof WebSearchInput>;
 
 export interface WebSearchHit {

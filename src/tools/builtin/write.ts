@@ -10,10 +10,10 @@ import { type PatchHunk, structuredPatch } from './line-diff.js';
 /** Previous contents above this size are not diffed or echoed back (Claude Code: originalFile null). */
 export const WRITE_MAX_DIFF_BYTES = 4 * 1024 * 1024;
 
-export const WriteInput = z.strictObject({
+export const WriteInput = z.lazy(() => z.strictObject({
   file_path: z.string().check(z.describe('The absolute path to the file to write (must be absolute, not relative)')),
   content: z.string().check(z.describe('The content to write to the file')),
-});
+}));
 export type WriteInput = z.infer<typeof WriteInput>;
 
 export interface WriteOutput {

@@ -4,11 +4,11 @@
 // sandbox is off, or an error for a value agentd cannot honour (nothing fails open).
 import * as z from 'zod/mini';
 
-const strings = z.optional(z.array(z.string()));
-const flag = z.optional(z.boolean());
+const strings = z.lazy(() => z.optional(z.array(z.string())));
+const flag = z.lazy(() => z.optional(z.boolean()));
 
 /** The keys agentd reads; unknown ones are ignored (the SDK's schema is loose too), security ones are refused below. */
-export const SandboxSettingsSchema = z.looseObject({
+export const SandboxSettingsSchema = z.lazy(() => z.looseObject({
   enabled: flag,
   failIfUnavailable: flag,
   autoAllowBashIfSandboxed: flag,
@@ -39,7 +39,7 @@ export const SandboxSettingsSchema = z.looseObject({
   allowNestedUserNamespaces: flag,
   bwrapPath: z.optional(z.string()),
   socatPath: z.optional(z.string()),
-});
+}));
 
 /** What the command sandbox enforces (the resolved `sandbox` settings). */
 export interface CommandSandboxSettings {
