@@ -5,7 +5,7 @@
 // The executable is a copy of the Node binary running this script with a SEA blob injected: the blob holds the
 // main script (src/cli/native.ts: extraction + the launcher) and, as assets, everything agentd reads from its
 // install at run time, laid out as there:
-//   agentd.js agentd-tools.js agentd-sdk.js agentd-mcp.js agentd-log.js (+ their warm V8 code caches), package.json
+//   agentd.js agentd-tools.js agentd-sdk.js agentd-mcp.js agentd-log.js agentd-cli.js (+ their warm V8 code caches), package.json
 //   node_modules/{ajv,picomatch,turndown} each bundled into one CommonJS file (the bundles require them by name)
 //   node_modules/web-tree-sitter        its CommonJS build and WASM, as published
 //   node_modules/tree-sitter-bash       the grammar's WASM
@@ -54,7 +54,7 @@ try {
 
   // agentd's bundles and the code caches dist/ has (the build's warm-up run wrote them with this Node, so they
   // are valid in the executable), copied first: a running bin/agentd may rewrite a cache while this reads.
-  const own = [...['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'agentd-mcp.js', 'agentd-log.js', 'package.json'], ...readdirSync(dist).filter((f) => f.endsWith('.js.cache'))];
+  const own = [...['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'agentd-mcp.js', 'agentd-log.js', 'agentd-cli.js', 'package.json'], ...readdirSync(dist).filter((f) => f.endsWith('.js.cache'))];
   for (const f of own) {
     copyFileSync(join(dist, f), join(stage, f));
     add(f, join(stage, f));
@@ -114,7 +114,7 @@ try {
   const provided = new Set([...bundled, ...absent, 'web-tree-sitter', 'web-tree-sitter/web-tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']);
   const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
   const missing = new Set();
-  for (const f of ['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'agentd-mcp.js', 'agentd-log.js']) {
+  for (const f of ['agentd.js', 'agentd-tools.js', 'agentd-sdk.js', 'agentd-mcp.js', 'agentd-log.js', 'agentd-cli.js']) {
     const text = readFileSync(join(dist, f), 'utf8');
     for (const m of text.matchAll(/(?:\brequire|\.resolve|createRequire\)\(__agentdImportMetaUrl\))\("([^"]+)"\)/g)) {
       const id = m[1];

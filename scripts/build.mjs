@@ -5,6 +5,7 @@
 //  - dist/agentd-tools.js  tool implementations, shell parser, execa, globbing — required after start-up;
 //  - dist/agentd-sdk.js    @anthropic-ai/sdk — required in the background before the first model call;
 //  - dist/agentd-mcp.js    MCP connections and @modelcontextprotocol/sdk — required only when servers are configured;
+//  - dist/agentd-cli.js    the subcommands (auth, doctor, mcp …, mcp serve) — required only when one is run;
 //  - dist/agentd-{bedrock,vertex,foundry}.js  a provider's SDK — required with the first model call to that provider;
 //  - dist/agentd-net.js    undici — required only when a proxy or a client certificate is configured;
 //  - dist/agentd-log.js    pino — required with the first line logged (src/log/pino-load.ts is swapped for a
@@ -39,6 +40,8 @@ const lazyBundles = {
     // The provider SDKs (each with its own copy of @anthropic-ai/sdk, whose error classes it exports) and undici.
     b.onResolve({ filter: /^\.\/(bedrock|vertex|foundry)-entry\.js$/ }, (args) => ({ path: `./agentd-${args.path.slice(2, args.path.indexOf('-'))}.js`, external: true }));
     b.onResolve({ filter: /^\.\/agentd-log\.js$/ }, () => ({ path: './agentd-log.js', external: true }));
+    // Running a subcommand (src/cli/subcommands/run.ts) is its own bundle, required once main.ts recognised one.
+    b.onResolve({ filter: /^\.\/run\.js$/ }, (args) => (args.importer.endsWith(join('src', 'cli', 'subcommands', 'index.ts')) ? { path: './agentd-cli.js', external: true } : undefined));
     b.onLoad({ filter: /[\\/]src[\\/]log[\\/]pino-load\.ts$/ }, () => ({
       contents: "import type pinoTypes from 'pino';\nexport function loadPino(): typeof pinoTypes { return require('./agentd-log.js') as typeof pinoTypes; }\n",
       loader: 'ts',
@@ -76,6 +79,7 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'src/tools/lazy-entry.ts')], outfile: join(dist, 'agentd-tools.js'), external: ['web-tree-sitter', '@anthropic-ai/sandbox-runtime'] }),
   build({ ...common, entryPoints: [join(dist, 'sdk-entry.js')], outfile: join(dist, 'agentd-sdk.js') }),
   build({ ...common, entryPoints: [join(root, 'src/mcp/lazy-entry.ts')], outfile: join(dist, 'agentd-mcp.js') }),
+  build({ ...common, entryPoints: [join(root, 'src/cli/subcommands/run.ts')], outfile: join(dist, 'agentd-cli.js') }),
   ...['bedrock', 'vertex', 'foundry'].map((p) => build({ ...common, entryPoints: [join(root, `src/model/providers/${p}-entry.ts`)], outfile: join(dist, `agentd-${p}.js`) })),
   build({ ...common, entryPoints: [join(root, 'src/net/undici.ts')], outfile: join(dist, 'agentd-net.js') }),
   build({ ...common, entryPoints: [join(dist, 'log-entry.js')], outfile: join(dist, 'agentd-log.js') }),
@@ -130,5 +134,11 @@ await new Promise((resolve) => {
       .map((f) => JSON.stringify(f))
       .join('\n') + '\n',
   );
+});
+// The subcommands' bundle: `auth status --json` is what the ACP adapter runs at every session.
+await new Promise((resolve) => {
+  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), 'auth', 'status', '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() }, stdio: 'ignore' });
+  child.on('exit', resolve);
+  child.on('error', resolve);
 });
 writeFileSync(join(dist, '.built'), new Date().toISOString());

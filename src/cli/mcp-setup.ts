@@ -18,7 +18,7 @@ import { AGENTD_VERSION } from '../version.js';
 import type { EnvConfig } from '../config/env.js';
 import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
-import { globalConfigFile } from './subcommands/mcp.js';
+import { globalConfigFile } from './subcommands/global-config.js';
 
 /**
  * MCP_TIMEOUT default: how long the first model request waits for pending servers, and (unless

@@ -115,7 +115,7 @@ describe('the native executable', () => {
     const dir = join(cacheRoot, builds[0] as string);
     // (Code caches: those dist/ had when it was built; agentd-sdk.js's once any test made a model call over HTTP.)
     const files = readdirSync(dir);
-    expect(files.filter((f) => !f.endsWith('.js.cache')).sort()).toEqual(['.agentd-native', 'agentd-log.js', 'agentd-mcp.js', 'agentd-sdk.js', 'agentd-tools.js', 'agentd.js', 'node_modules', 'package.json']);
+    expect(files.filter((f) => !f.endsWith('.js.cache')).sort()).toEqual(['.agentd-native', 'agentd-cli.js', 'agentd-log.js', 'agentd-mcp.js', 'agentd-sdk.js', 'agentd-tools.js', 'agentd.js', 'node_modules', 'package.json']);
     expect(files).toEqual(expect.arrayContaining(['agentd.js.cache', 'agentd-tools.js.cache']));
     expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['ajv', 'picomatch', 'tree-sitter-bash', 'turndown', 'web-tree-sitter']);
     // WebFetch's converter (turndown with its DOM) is one self-contained file there.

@@ -5,7 +5,8 @@
 // A file that exists but is not a JSON object is refused (exit 1), never overwritten.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { globalConfigFile, type McpScope } from './mcp.js';
+import { globalConfigFile } from './global-config.js';
+import type { McpScope } from './mcp.js';
 import { peekJsonFile } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';

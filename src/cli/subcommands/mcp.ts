@@ -2,7 +2,7 @@
 // to them (sessions do, src/mcp); `add`, `add-json` and `remove` edit those files (mcp-edit.ts); the rest of Claude
 // Code's mcp commands (OAuth login, serve, …) are refused. Environment values and header values are never printed.
 import { join } from 'node:path';
-import { readEnv } from '../../config/env.js';
+import { globalConfigFile } from './global-config.js';
 import { parseSubArgs } from './args.js';
 import { runMcpEdit } from './mcp-edit.js';
 import { peekJsonFile } from './settings-peek.js';
@@ -25,11 +25,6 @@ const SCOPE_LABEL: Record<McpScope, string> = {
   user: 'User config (available in all your projects)',
 };
 
-/** Claude Code's global config file: $CLAUDE_CONFIG_DIR/.claude.json, else ~/.claude.json. */
-export function globalConfigFile(io: Pick<SubcommandIO, 'env' | 'home'>): string {
-  const dir = readEnv(io.env).configDir;
-  return dir ? join(dir, '.claude.json') : join(io.home, '.claude.json');
-}
 
 function serversOf(v: unknown): Array<[string, Record<string, unknown>]> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
