@@ -108,7 +108,7 @@ function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
   if (type === 'sse') {
     // The event stream carries every answer: once it is lost, answers to requests in flight are lost with it,
     // and the EventSource's own reconnect would open a session the server never saw initialised. Redialled.
-    if (e instanceof SseError) return `the event stream was lost (${e.message || `code ${String(e.code)}`})`;
+    if (e instanceof SseError) return `the event stream was lost (${sseDetail(e)})`;
     if (e instanceof Error && e.message.startsWith('Error POSTing to endpoint (HTTP 404)')) return `the server no longer knows the session (${e.message})`;
   }
   if (e instanceof TypeError && e.message === 'fetch failed') {
@@ -116,6 +116,13 @@ function remoteDropped(e: unknown, type: 'http' | 'sse'): string | undefined {
     return `the server cannot be reached${cause ? ` (${cause})` : ''}`;
   }
   return undefined;
+}
+
+/** What the EventSource said about a lost stream; it says nothing when the server simply ended the response. */
+function sseDetail(e: SseError): string {
+  const m = e.message.replace(/^SSE error: /, '');
+  if (m && m !== 'undefined') return m;
+  return e.code !== undefined ? `HTTP ${e.code}` : 'the server ended it';
 }
 
 function isUnauthorized(e: unknown): boolean {
@@ -233,13 +240,29 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
   let established = false;
   let closing = false;
   let lastError: string | undefined;
+  // Why an SSE connection was given up during the handshake (its stream was lost before tools/list answered).
+  let lostInHandshake: string | undefined;
   client.onerror = (e) => {
     lastError = e.message;
-    const dropped = spec.kind === 'remote' && established && !closing ? remoteDropped(e, spec.config.type) : undefined;
+    if (closing || spec.kind !== 'remote') return;
+    // Every SseError after the stream opened is the EventSource reporting a lost stream, from inside the callback
+    // after which it arms its own reconnect (3 s, or the server's `retry:`). That reconnect would GET a new
+    // session the server never saw initialised and swap the endpoint POSTs go to, silently. Closing the
+    // transport right here, synchronously, sets the EventSource CLOSED before the timer is armed, so the timer
+    // does nothing. Calls in flight fail at once (their answers were on the stream); the hub redials with a fresh
+    // handshake, and a stream lost during the handshake fails it now rather than at its timeout.
+    const streamLost = spec.config.type === 'sse' && e instanceof SseError;
+    const dropped = established || streamLost ? remoteDropped(e, spec.config.type) : undefined;
     if (dropped === undefined) return;
+    closing = true;
+    if (streamLost) {
+      if (established) d.onClosed(dropped);
+      else lostInHandshake = dropped;
+      void client.close().catch(() => undefined);
+      return;
+    }
     // Reported once, as a closed connection: the hub redials it. This connection is finished; it is closed on the
     // next turn of the event loop so the failing call gets its own error rather than "Connection closed".
-    closing = true;
     d.onClosed(dropped);
     setImmediate(() => void client.close().catch(() => undefined));
   };
@@ -316,7 +339,8 @@ export async function connectServer(spec: ConnectableSpec, d: ConnectDeps): Prom
     };
   } catch (e) {
     closing = true;
-    const base = e instanceof Error ? e.message : String(e);
+    // The SseError `start` rejected with (the stream never opened) says more than "stream lost" would.
+    const base = lostInHandshake !== undefined && !(e instanceof SseError) ? `${lostInHandshake} during the handshake` : e instanceof Error ? e.message : String(e);
     // Let a stdio server that died at once finish writing stderr and report its exit before we read them.
     if (transport instanceof GroupStdioTransport) await transport.exited(500);
     const reason = stdioReason(transport, base);

@@ -3,7 +3,7 @@
 // server sends on its own (notifications, requests to the client) arrive through `deliver`, routed here from the
 // host's own `mcp_message` requests.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, JSONRPCMessageSchema, JSONRPCResponseSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpMessagePort } from './port.js';
 
 export class SdkHostTransport implements Transport {
@@ -46,10 +46,14 @@ export class SdkHostTransport implements Transport {
     const id = message.id;
     void reply.finally(() => this.inFlight.delete(id)).then(
       (response) => {
-        const r = JSONRPCMessageSchema.safeParse(response);
+        // The reply to a request is a response (result or error), nothing else: checked against the response
+        // schemas only (not the whole message union, which tried request and notification first), and anything
+        // else fails the request now. A request-shaped reply would have been taken for the server's own request
+        // while this one waited for its timeout.
+        const r = JSONRPCResponseSchema.safeParse(response);
         if (r.success) this.onmessage?.(r.data);
         else {
-          this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `The SDK host answered "${this.server}" with something that is not a JSON-RPC message.` } });
+          this.onmessage?.({ jsonrpc: '2.0', id, error: { code: -32603, message: `The SDK host answered "${this.server}" with something that is not a JSON-RPC response.` } });
         }
       },
       (e: unknown) => {

@@ -199,8 +199,5 @@ describe('remote MCP servers', () => {
     await hub.close();
   });
 
-  // "SSE: a lost event stream (the server restarted) is redialled" was removed from the suite on 2026-11-26: on
-  // this machine the loss is not noticed within 20 s (no SseError reaches the client), in main and in the branch
-  // that added it, where it had passed. The redial code stays (src/mcp/client.ts remoteDropped); README "Not
-  // implemented yet" says it is unverified.
+  // A lost SSE event stream (the server ends it, restarts on the same port, or is gone) is in remote-sse.test.ts.
 });

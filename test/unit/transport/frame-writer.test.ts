@@ -107,15 +107,37 @@ describe('FrameWriter format', () => {
     }
   });
 
-  it('batches the frames of one event-loop turn into one write, in call order', async () => {
+  it('batches the stream_event and tool_progress frames of one event-loop turn into one write, in call order', async () => {
     const out = new HeldWritable(1 << 20);
     out.auto = true;
     const w = writer(out);
-    for (let i = 0; i < 50; i++) void w.write({ type: 'seq', i });
+    const frames = Array.from({ length: 50 }, (_, i) => (i % 3 === 0 ? { type: 'tool_progress', i } : { type: 'stream_event', i }));
+    for (const [i, f] of frames.entries()) void (i % 2 ? w.write(f) : w.writeLine(JSON.stringify(f)));
     expect(out.chunks).toEqual([]);
     await turn();
     expect(out.chunks).toHaveLength(1);
-    expect(lines(out.text)).toEqual(Array.from({ length: 50 }, (_, i) => ({ type: 'seq', i })));
+    expect(lines(out.text)).toEqual(frames);
+  });
+
+  it('writes any other frame (one the host waits on) at once, with the frames batched before it, in order', async () => {
+    const out = new HeldWritable(1 << 20);
+    out.auto = true;
+    const w = writer(out);
+    void w.writeLine('{"type":"stream_event","i":0}');
+    void w.write({ type: 'tool_progress', i: 1 });
+    expect(out.chunks).toEqual([]);
+    void w.write({ type: 'user', i: 2 });
+    expect(lines(out.text)).toEqual([
+      { type: 'stream_event', i: 0 },
+      { type: 'tool_progress', i: 1 },
+      { type: 'user', i: 2 },
+    ]);
+    void w.write({ type: 'control_request', i: 3 });
+    void w.write({ type: 'stream_event', i: 4 });
+    expect(out.chunks).toHaveLength(2);
+    await turn();
+    expect(out.chunks).toHaveLength(3);
+    expect(lines(out.text).map((f) => (f as { i: number }).i)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
@@ -288,8 +310,9 @@ describe('FrameWriter on a closed stream', () => {
     const out = new BrokenPipe({ highWaterMark: 16 });
     const onClosed = vi.fn();
     const w = writer(out, { highWaterMark: 32, onClosed });
-    void w.write({ type: 'first', pad: 'x'.repeat(40) });
-    const t = track(w.write({ type: 'second' }));
+    // Batched frames: both are queued, and the second waits over the mark when the first write fails.
+    void w.write({ type: 'stream_event', pad: 'x'.repeat(40) });
+    const t = track(w.write({ type: 'stream_event' }));
     for (let i = 0; i < 5 && !out.destroyed; i++) await turn();
     await turn();
     expect(onClosed).toHaveBeenCalledTimes(1);
