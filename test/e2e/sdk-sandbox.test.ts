@@ -1,6 +1,7 @@
 // The `sandbox` option of the official SDK (issue 14, "Done when"): Bash runs inside the command sandbox
 // (@anthropic-ai/sandbox-runtime: bubblewrap and a filtering proxy), and a required sandbox that cannot start
 // fails start-up with a clear message. Needs bwrap, socat, rg and curl (.ci/run installs them).
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
@@ -90,6 +91,13 @@ describe('the sandbox option through the SDK', () => {
               bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
               bash('outside', `(echo > /dev/tcp/192.0.2.1/80) 2>/dev/null; echo "rc=$?"`),
               bash('in', 'touch inside.txt && echo written'),
+              // The shell inside is the unconfined one's: stderr merged in order, exit codes, bash's own
+              // messages (from `eval`, as in Claude Code), and the working directory kept for the next command.
+              // (A failed Bash call cancels the calls queued behind it: the failing one is last.)
+              bash('merged', 'echo one; echo two >&2; echo three'),
+              bash('cd', 'mkdir -p sub && cd sub && echo moved'),
+              bash('pwd', 'pwd'),
+              bash('syntax', 'echo "open'),
             ],
           },
         },
@@ -103,6 +111,11 @@ describe('the sandbox option through the SDK', () => {
       ['direct', false, 'rc=7'],
       ['outside', false, 'rc=1'],
       ['in', false, 'written'],
+      ['merged', false, 'one\ntwo\nthree'],
+      ['cd', false, 'moved'],
+      ['pwd', false, join(run.cwd, 'sub')],
+      // The runtime starts that shell by the path `which bash` gives (so does Claude Code's sandboxed Bash).
+      ['syntax', true, `Exit code 2\n${execFileSync('which', ['bash'], { encoding: 'utf8' }).trim()}: eval: line 1: unexpected EOF while looking for matching \`"'`],
     ]);
     expect(hits).toBe(0);
     expect(existsSync(join(outside, 'escaped'))).toBe(false);

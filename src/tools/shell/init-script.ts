@@ -33,9 +33,13 @@ export interface ShellEnvOptions {
 /**
  * Inside the command sandbox the runtime starts shells of its own around the command (which would read BASH_ENV
  * first): there the startup file and the script travel in these variables, and this command, run by the
- * runtime's innermost shell, starts the real one (`exec`: no extra process).
+ * runtime's innermost shell, sources the startup file and evaluates the script in that same shell. (It used to
+ * `exec bash -c` the script: one more bash start, ~1.3 ms of every sandboxed command.) The script is taken out
+ * of the environment before the startup file unsets it. `eval` keeps bash's "line N" numbering; bash's messages
+ * start with the path the runtime started it by (`/usr/bin/bash: line 1: …`, a syntax error `…: eval: line 1: …`),
+ * as in Claude Code's sandboxed Bash, which also runs every command through `eval` in the runtime's shell.
  */
-export const SANDBOXED_SHELL_COMMAND = 'BASH_ENV="$AGENTD_SANDBOX_INIT" exec bash -c "$AGENTD_SANDBOX_SCRIPT"';
+export const SANDBOXED_SHELL_COMMAND = '__agentd_script=$AGENTD_SANDBOX_SCRIPT; . "$AGENTD_SANDBOX_INIT"; eval "$__agentd_script"';
 
 /** shellEnv for a shell the command sandbox starts (see SANDBOXED_SHELL_COMMAND). */
 export function sandboxedShellEnv(env: Readonly<Record<string, string>>, script: string): Record<string, string> {
