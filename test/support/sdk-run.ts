@@ -36,10 +36,16 @@ export function scriptedRun(scenario: Scenario, opts: { cwd?: string; env?: Reco
   };
 }
 
-/** The requests the scripted model recorded (AGENTD_SCENARIO_RECORD), in order; none when it recorded nothing. */
+/**
+ * The requests the scripted model recorded (AGENTD_SCENARIO_RECORD), in order; none when it recorded nothing. A
+ * test that polls while the daemon appends can read a line before its newline is written: only complete
+ * lines count.
+ */
 export function recordedRequests(recordPath: string): ModelRequest[] {
   if (!existsSync(recordPath)) return [];
-  return readFileSync(recordPath, 'utf8')
+  const text = readFileSync(recordPath, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as ModelRequest);
