@@ -23,32 +23,31 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });
+type BashCall = ReturnType<typeof bash>;
+/** A scripted model that calls these Bash commands in one message, then answers "checked". */
+const bashTurn = (calls: BashCall[]) =>
+  scriptedRun({
+    rules: [
+      { when: { hasToolResults: false }, reply: { content: calls } },
+      { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
+    ],
+  });
 
 describe('the sandbox option through the SDK', () => {
   it('with sandbox.enabled, Bash cannot write outside the working directory nor reach a host that is not allowed', async () => {
     const outside = tempDir('agentd-outside-');
     hits = 0;
-    const run = scriptedRun({
-      rules: [
-        {
-          when: { hasToolResults: false },
-          reply: {
-            content: [
-              bash('out', `touch ${outside}/escaped; echo rc=$?`),
-              bash('in', 'touch inside.txt && echo written'),
-              // 127.0.0.1 is not in allowedDomains: the sandbox's proxy refuses it (403), the server sees nothing,
-              // and the result names the refusal as Claude Code does (<sandbox_violations> after the output).
-              bash('denied', `curl --noproxy '' -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`),
-              // Around the proxy: the sandbox has no network of its own.
-              bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
-              // localhost is allowed: through the proxy it reaches the loopback server.
-              bash('allowed', `curl --noproxy '' -sS http://localhost:${port}/`),
-            ],
-          },
-        },
-        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
-      ],
-    });
+    const run = bashTurn([
+      bash('out', `touch ${outside}/escaped; echo rc=$?`),
+      bash('in', 'touch inside.txt && echo written'),
+      // 127.0.0.1 is not in allowedDomains: the sandbox's proxy refuses it (403), the server sees nothing,
+      // and the result names the refusal as Claude Code does (<sandbox_violations> after the output).
+      bash('denied', `curl --noproxy '' -sS -o /dev/null -w '%{http_code}' http://127.0.0.1:${port}/; echo " rc=$?"`),
+      // Around the proxy: the sandbox has no network of its own.
+      bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
+      // localhost is allowed: through the proxy it reaches the loopback server.
+      bash('allowed', `curl --noproxy '' -sS http://localhost:${port}/`),
+    ]);
     const msgs = await collect(
       query({
         prompt: 'go',
@@ -79,31 +78,21 @@ describe('the sandbox option through the SDK', () => {
   it('with sandbox.enabled and no host allowed, Bash reaches nothing (it runs without the proxy relays) and still cannot write outside', async () => {
     const outside = tempDir('agentd-outside-');
     hits = 0;
-    const run = scriptedRun({
-      rules: [
-        {
-          when: { hasToolResults: false },
-          reply: {
-            content: [
-              bash('out', `touch ${outside}/escaped; echo rc=$?`),
-              // Through the proxy the environment names: nothing listens on the sandbox's own loopback.
-              bash('proxied', `curl --noproxy '' -sS -m 5 http://localhost:${port}/ 2>/dev/null; echo "rc=$?"`),
-              bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
-              bash('outside', `(echo > /dev/tcp/192.0.2.1/80) 2>/dev/null; echo "rc=$?"`),
-              bash('in', 'touch inside.txt && echo written'),
-              // The shell inside is the unconfined one's: stderr merged in order, exit codes, bash's own
-              // messages (from `eval`, as in Claude Code), and the working directory kept for the next command.
-              // (A failed Bash call cancels the calls queued behind it: the failing one is last.)
-              bash('merged', 'echo one; echo two >&2; echo three'),
-              bash('cd', 'mkdir -p sub && cd sub && echo moved'),
-              bash('pwd', 'pwd'),
-              bash('syntax', 'echo "open'),
-            ],
-          },
-        },
-        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
-      ],
-    });
+    const run = bashTurn([
+      bash('out', `touch ${outside}/escaped; echo rc=$?`),
+      // Through the proxy the environment names: nothing listens on the sandbox's own loopback.
+      bash('proxied', `curl --noproxy '' -sS -m 5 http://localhost:${port}/ 2>/dev/null; echo "rc=$?"`),
+      bash('direct', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
+      bash('outside', `(echo > /dev/tcp/192.0.2.1/80) 2>/dev/null; echo "rc=$?"`),
+      bash('in', 'touch inside.txt && echo written'),
+      // The shell inside is the unconfined one's: stderr merged in order, exit codes, bash's own
+      // messages (from `eval`, as in Claude Code), and the working directory kept for the next command.
+      // (A failed Bash call cancels the calls queued behind it: the failing one is last.)
+      bash('merged', 'echo one; echo two >&2; echo three'),
+      bash('cd', 'mkdir -p sub && cd sub && echo moved'),
+      bash('pwd', 'pwd'),
+      bash('syntax', 'echo "open'),
+    ]);
     const msgs = await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true }, permissionMode: 'default' }) }));
     expect(toolResults(msgs)).toEqual([
       ['out', false, `touch: cannot touch '${outside}/escaped': Read-only file system\nrc=1`],
