@@ -38,19 +38,27 @@ function rig(): Rig {
   return { events, delivered, tasks };
 }
 
-function agentTool(agents: AgentDefinition[], answer: Partial<TurnResult>, specs: NestedLoopSpec[] = [], r: Rig = rig()) {
+const emptyThread = () => new Thread({ recorder: nullRecorder, newUuid: () => 'u' });
+
+/** The Agent tool over the rig's task registry; each test overrides what it is about. */
+function agentToolWith(r: Rig, over: Partial<Parameters<typeof createAgentTool>[0]>) {
   return createAgentTool({
     tasks: r.tasks,
     hooks: noTurnHooks,
     outputFile: (id) => `/t/subagents/agent-${id}.jsonl`,
-    agents: () => agents,
-    run: async (spec) => (specs.push(spec), { result: result(answer), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) }),
+    agents: () => [GENERAL_PURPOSE],
+    run: async () => ({ result: result({}), thread: emptyThread() }),
     parentTools: () => PARENT,
     parentModel: () => 'claude-parent',
     system: (prompt) => [{ type: 'text', text: prompt }],
     newAgentId: () => 'a1',
     forwardText: () => false,
+    ...over,
   });
+}
+
+function agentTool(agents: AgentDefinition[], answer: Partial<TurnResult>, specs: NestedLoopSpec[] = [], r: Rig = rig()) {
+  return agentToolWith(r, { agents: () => agents, run: async (spec) => (specs.push(spec), { result: result(answer), thread: emptyThread() }) });
 }
 const ctx = { toolUseId: 'toolu_1', signal: new AbortController().signal } as unknown as ToolCallContext;
 
@@ -97,21 +105,12 @@ describe('the Agent tool', () => {
   it('a foreground call is a task: started, progress per tool call, a notification with the report before the result', async () => {
     const r = rig();
     const info = { id: 'a1', toolUseId: 'toolu_1', description: 'd', subagentType: 'general-purpose', taskType: 'local_agent', background: false, outputFile: '/t/subagents/agent-a1.jsonl' };
-    const t = createAgentTool({
-      tasks: r.tasks,
-      hooks: noTurnHooks,
-      outputFile: (id) => `/t/subagents/agent-${id}.jsonl`,
-      agents: () => [GENERAL_PURPOSE],
+    const t = agentToolWith(r, {
       run: async (spec) => {
         spec.observe?.({ type: 'usage', model: 'm', call: { input_tokens: 100, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 3, cost_usd: 0 }, turnCostUsd: 0, totalCostUsd: 0 });
         spec.observe?.({ type: 'assistant_block', uuid: 'u', meta: { id: 'm', model: 'm', usage: { input_tokens: 0, output_tokens: 0 }, requestId: undefined }, block: { type: 'tool_use', id: 'toolu_r', name: 'Read', input: { file_path: '/w/notes.md' } } });
-        return { result: result({ resultText: 'The report.' }), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) };
+        return { result: result({ resultText: 'The report.' }), thread: emptyThread() };
       },
-      parentTools: () => PARENT,
-      parentModel: () => 'claude-parent',
-      system: (prompt) => [{ type: 'text', text: prompt }],
-      newAgentId: () => 'a1',
-      forwardText: () => false,
     });
     expect(await t.call({ description: 'd', prompt: 'do it' }, ctx)).toEqual({ data: 'The report.', content: 'The report.' });
     expect(r.events).toEqual([
@@ -127,17 +126,9 @@ describe('the Agent tool', () => {
     const r = rig();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((res) => (release = res));
-    const t = createAgentTool({
-      tasks: r.tasks,
-      hooks: noTurnHooks,
-      outputFile: (id) => `/t/subagents/agent-${id}.jsonl`,
-      agents: () => [GENERAL_PURPOSE],
-      run: async () => (await gate, { result: result({ resultText: 'Late report.' }), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) }),
-      parentTools: () => PARENT,
-      parentModel: () => 'claude-parent',
-      system: (prompt) => [{ type: 'text', text: prompt }],
+    const t = agentToolWith(r, {
+      run: async () => (await gate, { result: result({ resultText: 'Late report.' }), thread: emptyThread() }),
       newAgentId: () => 'a9',
-      forwardText: () => false,
     });
     const out = await t.call({ description: 'Scan', prompt: 'scan it', run_in_background: true }, ctx);
     expect(out.data).toEqual({ isAsync: true, status: 'async_launched', agentId: 'a9', description: 'Scan', resolvedModel: 'claude-parent', prompt: 'scan it', outputFile: '/t/subagents/agent-a9.jsonl', canReadOutputFile: true });
@@ -156,21 +147,14 @@ describe('the Agent tool', () => {
   it('stop() reports the task stopped at once and aborts its loop', async () => {
     const r = rig();
     let seen: AbortSignal | undefined;
-    const t = createAgentTool({
-      tasks: r.tasks,
-      hooks: noTurnHooks,
+    const t = agentToolWith(r, {
       outputFile: () => '',
-      agents: () => [GENERAL_PURPOSE],
       run: (spec) =>
         new Promise((res) => {
           seen = spec.signal;
-          spec.signal.addEventListener('abort', () => res({ result: result({ isError: true, kind: 'error_during_execution', errors: ['Interrupted by the user.'] }), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) }));
+          spec.signal.addEventListener('abort', () => res({ result: result({ isError: true, kind: 'error_during_execution', errors: ['Interrupted by the user.'] }), thread: emptyThread() }));
         }),
-      parentTools: () => PARENT,
-      parentModel: () => 'claude-parent',
-      system: (prompt) => [{ type: 'text', text: prompt }],
       newAgentId: () => 'a5',
-      forwardText: () => false,
     });
     await t.call({ description: 'Long', prompt: 'p', run_in_background: true }, ctx);
     expect(await r.tasks.stop('a5')).toBe(true);
@@ -186,21 +170,14 @@ describe('the Agent tool', () => {
   it('stopAll() (session end) aborts every running task, foreground and background, and leaves none running', async () => {
     const r = rig();
     const signals: AbortSignal[] = [];
-    const t = createAgentTool({
-      tasks: r.tasks,
-      hooks: noTurnHooks,
+    const t = agentToolWith(r, {
       outputFile: () => '',
-      agents: () => [GENERAL_PURPOSE],
       run: (spec) =>
         new Promise((res) => {
           signals.push(spec.signal);
-          spec.signal.addEventListener('abort', () => res({ result: result({ isError: true, kind: 'error_during_execution', errors: ['stopped'] }), thread: new Thread({ recorder: nullRecorder, newUuid: () => 'u' }) }));
+          spec.signal.addEventListener('abort', () => res({ result: result({ isError: true, kind: 'error_during_execution', errors: ['stopped'] }), thread: emptyThread() }));
         }),
-      parentTools: () => PARENT,
-      parentModel: () => 'claude-parent',
-      system: (prompt) => [{ type: 'text', text: prompt }],
       newAgentId: () => `a${signals.length}`,
-      forwardText: () => false,
     });
     await t.call({ description: 'bg', prompt: 'p', run_in_background: true }, ctx);
     const fg = t.call({ description: 'fg', prompt: 'p' }, ctx);
