@@ -4,14 +4,15 @@
 import * as z from 'zod/mini';
 import { Ids } from './ids.js';
 
+/** The fields naming a task in the frames about it (a function: the schemas are built on first use). */
+const taskRef = () => ({ task_id: z.string(), run_id: z.optional(z.string()), tool_use_id: z.optional(z.string()) });
+
 const TaskUsage = z.lazy(() => z.strictObject({ total_tokens: z.number(), tool_uses: z.number(), duration_ms: z.number() }));
 
 export const SystemTaskStartedFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_started'),
-  task_id: z.string(),
-  run_id: z.optional(z.string()),
-  tool_use_id: z.optional(z.string()),
+  ...taskRef(),
   description: z.string(),
   subagent_type: z.optional(z.string()),
   is_backgrounded: z.optional(z.boolean()),
@@ -25,9 +26,7 @@ export type SystemTaskStartedFrame = z.infer<typeof SystemTaskStartedFrame>;
 export const SystemTaskProgressFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_progress'),
-  task_id: z.string(),
-  run_id: z.optional(z.string()),
-  tool_use_id: z.optional(z.string()),
+  ...taskRef(),
   description: z.string(),
   subagent_type: z.optional(z.string()),
   usage: TaskUsage,
@@ -39,9 +38,7 @@ export type SystemTaskProgressFrame = z.infer<typeof SystemTaskProgressFrame>;
 export const SystemTaskNotificationFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
   subtype: z.literal('task_notification'),
-  task_id: z.string(),
-  run_id: z.optional(z.string()),
-  tool_use_id: z.optional(z.string()),
+  ...taskRef(),
   status: z.enum(['completed', 'failed', 'stopped']),
   output_file: z.string(),
   summary: z.string(),
