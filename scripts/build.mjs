@@ -116,29 +116,25 @@ if (scripts.length) {
 }
 chmodSync(join(root, 'bin', 'agentd'), 0o755);
 
+/** Runs bin/agentd once with `args`, `input` on its stdin, output dropped; resolves when it has exited. */
+const warm = (args, input = '') =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() }, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('exit', resolve);
+    child.on('error', resolve);
+    child.stdin.end(input);
+  });
 // Warm the code caches with one real exchange (initialize, a scripted turn that runs a tool), so the functions
 // used at start-up and in a turn are in them; debug logging loads (and caches) the log bundle too.
-await new Promise((resolve) => {
-  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), '--input-format', 'stream-json', '--output-format', 'stream-json', '--scenario', 'builtin:demo', '--no-session-persistence', '--log-level', 'debug'], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() },
-    stdio: ['pipe', 'ignore', 'ignore'],
-  });
-  child.on('exit', resolve);
-  child.on('error', resolve);
-  child.stdin.end(
-    [
-      { type: 'control_request', request_id: 'warm', request: { subtype: 'initialize', systemPrompt: [''] } },
-      { type: 'user', message: { role: 'user', content: 'hello' }, parent_tool_use_id: null },
-    ]
-      .map((f) => JSON.stringify(f))
-      .join('\n') + '\n',
-  );
-});
+await warm(
+  ['--input-format', 'stream-json', '--output-format', 'stream-json', '--scenario', 'builtin:demo', '--no-session-persistence', '--log-level', 'debug'],
+  [
+    { type: 'control_request', request_id: 'warm', request: { subtype: 'initialize', systemPrompt: [''] } },
+    { type: 'user', message: { role: 'user', content: 'hello' }, parent_tool_use_id: null },
+  ]
+    .map((f) => JSON.stringify(f))
+    .join('\n') + '\n',
+);
 // The subcommands' bundle: `auth status --json` is what the ACP adapter runs at every session.
-await new Promise((resolve) => {
-  const child = spawn(process.execPath, [join(root, 'bin', 'agentd'), 'auth', 'status', '--json'], { cwd: root, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: tmpdir() }, stdio: 'ignore' });
-  child.on('exit', resolve);
-  child.on('error', resolve);
-});
+await warm(['auth', 'status', '--json']);
 writeFileSync(join(dist, '.built'), new Date().toISOString());
