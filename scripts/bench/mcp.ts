@@ -97,6 +97,13 @@ export const sdkMcpRoundTrip: Benchmark = {
 
 const SERVERS = 10;
 
+/** agentd's arguments for the 10 fixture servers (also used by init-instructions). */
+export function stdioServersArgs(root: string): string[] {
+  const fixture = join(root, 'test/fixtures/mcp-stdio-server.mjs');
+  const config = JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`s${i}`, { command: process.execPath, args: [fixture] }])) });
+  return ['--mcp-config', config, '--strict-mcp-config'];
+}
+
 /** ms from spawning `count` fixture servers together to the last one's tools/list answer. */
 async function timeHandshakes(fixture: string, count: number): Promise<number> {
   const t0 = performance.now();
@@ -134,8 +141,7 @@ export const mcpStdio10: Benchmark = {
   async run(ctx) {
     const n = ctx.quick ? 3 : 8;
     const fixture = join(ctx.root, 'test/fixtures/mcp-stdio-server.mjs');
-    const config = JSON.stringify({ mcpServers: Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`s${i}`, { command: process.execPath, args: [fixture] }])) });
-    const args = ['--mcp-config', config, '--strict-mcp-config'];
+    const args = stdioServersArgs(ctx.root);
     const alone: number[] = [];
     for (let i = 0; i <= n; i++) {
       const t = await timeHandshake(fixture);

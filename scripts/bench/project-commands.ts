@@ -10,7 +10,8 @@ import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
 import { type Benchmark, type Row, agentdTarget } from './types.js';
 
-function writeProject(cwd: string): void {
+/** The project of this row (also used by init-instructions): 50 commands, 10 of them in subfolders, and 20 skills. */
+export function writeProject(cwd: string): void {
   const commands = join(cwd, '.claude', 'commands');
   for (let i = 0; i < 50; i++) {
     const dir = i % 5 === 0 ? join(commands, `group${i % 3}`) : commands;

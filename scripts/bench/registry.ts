@@ -7,6 +7,7 @@ import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
 import { initProjectContext } from './project.js';
 import { initProjectCommands } from './project-commands.js';
+import { initInstructions } from './init-instructions.js';
 import { firstResult, nodeBaseline, startup, startupAb, startupLoaders } from './startup.js';
 import { authStatusJson } from './subcommands.js';
 import { streamThroughput } from './stream.js';
@@ -25,6 +26,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   firstResult,
   initProjectContext,
   initProjectCommands,
+  initInstructions,
   authStatusJson,
   warmTurn,
   warmTurnProxy,
