@@ -2,7 +2,7 @@
 // runs once while `initialize` is answered, over a handful of small files, and sync fs calls are cheaper than
 // the promise machinery for that (measured by the `init-project-commands` bench row).
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 
 /** A problem with one file: reported (stderr, system frame) and the file skipped or the value dropped. */
 export interface ProjectWarning {
@@ -37,6 +37,15 @@ export function isDir(p: string): boolean {
   }
 }
 
+/**
+ * `dir` (already normalised) and one name read from it. Not path.join: that normalises the whole string character
+ * by character, and a scan joins a few hundred paths, enough for V8 to optimise path's normalizeString on a
+ * background thread at every start (BENCHMARKS.md, init-instructions). A name from readdir has no separator.
+ */
+export function childPath(dir: string, name: string): string {
+  return dir.endsWith(sep) ? `${dir}${name}` : `${dir}${sep}${name}`;
+}
+
 /** Markdown files under `dir`, recursively, as [path, relative segments without `.md`]. Sorted for a stable order. */
 export function markdownFiles(dir: string, depth = 0): Array<{ file: string; segments: string[] }> {
   let entries: import('node:fs').Dirent[];
@@ -49,7 +58,7 @@ export function markdownFiles(dir: string, depth = 0): Array<{ file: string; seg
   const out: Array<{ file: string; segments: string[] }> = [];
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
-    const p = join(dir, e.name);
+    const p = childPath(dir, e.name);
     const directory = e.isDirectory() || (e.isSymbolicLink() && isDir(p));
     if (directory) {
       // Deep trees are not command folders; a bound keeps a symlink loop from running away.

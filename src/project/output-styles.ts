@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseFrontmatter, stringValue } from './frontmatter.js';
+import { childPath } from './files.js';
 import type { SettingSource } from './memory.js';
 import type { ProjectProblem } from './problems.js';
 
@@ -70,7 +71,7 @@ function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProbl
   }
   const out: OutputStyle[] = [];
   for (const n of names) {
-    const path = join(dir, n);
+    const path = childPath(dir, n);
     let text: string;
     try {
       if (!statSync(path).isFile()) continue;

@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFrontmatter, stringList, stringValue } from './frontmatter.js';
-import { type ProjectWarning, type ScanRoot, firstLine, isDir, readText } from './files.js';
+import { type ProjectWarning, type ScanRoot, childPath, firstLine, isDir, readText } from './files.js';
 import { type InvocableFrontmatter, describeSource } from './commands.js';
 
 /** `name` is the frontmatter's, else the folder's name (as Claude Code does); `plugin:name` for plugins. */
@@ -26,8 +26,8 @@ export function loadSkills(roots: readonly ScanRoot[], warnings: ProjectWarning[
     }
     for (const folder of names) {
       if (folder.startsWith('.')) continue;
-      const dir = join(base, folder);
-      const file = join(dir, 'SKILL.md');
+      const dir = childPath(base, folder);
+      const file = childPath(dir, 'SKILL.md');
       const text = readText(file);
       if (text === undefined) {
         if (isDir(dir)) warnings.push({ file, message: 'skill folder without a readable SKILL.md skipped' });

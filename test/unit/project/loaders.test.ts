@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseFrontmatter } from '../../../src/project/frontmatter.js';
 import { type ProjectWarning, filterSkills, loadAgents, scanProject } from '../../../src/project/index.js';
+import { childPath } from '../../../src/project/files.js';
 import { substituteArguments } from '../../../src/commands/expand.js';
 import { parseSlash } from '../../../src/commands/slash.js';
 import { tempDir } from '../../support/daemon.js';
@@ -85,10 +86,22 @@ describe('scanProject', () => {
       ['/.claude/skills/empty/SKILL.md', 'skill folder without a readable SKILL.md skipped'],
       ['/.claude/skills/folder-only/SKILL.md', 'skill has no name in its frontmatter; using the folder name "folder-only"'],
     ]);
+    // The paths are built by concatenation (childPath), not path.join: the same strings all the same.
+    expect([c.commands[4]?.file, c.skills[2]?.file, c.skills[2]?.dir]).toEqual([
+      join(cwd, '.claude/commands/ns/deep/b.md'),
+      join(cwd, '.claude/skills/named/SKILL.md'),
+      join(cwd, '.claude/skills/named'),
+    ]);
     expect(filterSkills(c.skills, ['pdf', 's']).map((s) => s.name)).toEqual(['tools-kit:s', 'pdf']);
     // settingSources gates the project and user folders; plugins are named explicitly and always read.
     const none = scanProject({ cwd, configDir: home, settingSources: [], plugins: [] });
     expect([none.commands, none.skills, none.warnings]).toEqual([[], [], []]);
+  });
+});
+
+describe('childPath', () => {
+  it('joins a normalised directory and one entry name as path.join does', () => {
+    for (const [dir, name] of [['/a/b', 'c.md'], ['/', 'etc'], ['/a/b/', 'SKILL.md'], ['/x', '.hidden']] as const) expect(childPath(dir, name)).toBe(join(dir, name));
   });
 });
 
