@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { type Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
@@ -37,8 +37,13 @@ class TestAuthProvider implements OAuthServerProvider {
   readonly refresh = new Map<string, string>();
   /** Lifetime of new access tokens, in seconds. */
   accessLifetime = 3600;
-  /** Each grant and refresh, in order. */
+  /** Each grant and refresh, in order (a refused refresh as `refresh:<how>`). */
   readonly log: string[] = [];
+  /** How the next refreshes are answered; `delayMs` holds each answer back (to overlap concurrent requests). */
+  refreshAnswer: 'ok' | 'invalid_grant' | 'server_error' = 'ok';
+  refreshDelayMs = 0;
+  /** Set by the fixture when it advertises revocation (the router adds the endpoint only for a provider with it). */
+  revokeToken?: OAuthServerProvider['revokeToken'];
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const code = randomUUID();
@@ -55,7 +60,8 @@ class TestAuthProvider implements OAuthServerProvider {
     return c.params.codeChallenge;
   }
 
-  private issue(clientId: string): OAuthTokens {
+  /** A new access and refresh token for a client (as the code exchange would answer). */
+  issue(clientId: string): OAuthTokens {
     const token = randomUUID();
     const refresh = randomUUID();
     this.access.set(token, { clientId, expiresAt: Math.floor(Date.now() / 1000) + this.accessLifetime });
@@ -72,7 +78,15 @@ class TestAuthProvider implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    if (this.refresh.get(refreshToken) !== client.client_id) throw new Error('Invalid refresh token');
+    if (this.refreshDelayMs) await new Promise((r) => setTimeout(r, this.refreshDelayMs));
+    if (this.refreshAnswer !== 'ok') {
+      this.log.push(`refresh:${this.refreshAnswer}`);
+      throw this.refreshAnswer === 'invalid_grant' ? new InvalidGrantError('refresh token revoked') : new ServerError('down for maintenance');
+    }
+    if (this.refresh.get(refreshToken) !== client.client_id) {
+      this.log.push('refresh:unknown_token');
+      throw new InvalidGrantError('Invalid refresh token');
+    }
     this.refresh.delete(refreshToken);
     this.log.push('refresh');
     return this.issue(client.client_id);
@@ -96,8 +110,23 @@ async function listen(): Promise<{ http: HttpServer; base: string }> {
   return { http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
+/** One request to the revocation endpoint: its form fields and Authorization header. */
+export interface RevocationRequest {
+  form: Record<string, string>;
+  authorization: string | undefined;
+}
+
+export interface OAuthMcpOptions {
+  /** Advertise a revocation endpoint (RFC 7009) answering 200, 503, or never. Absent: none in the metadata. */
+  revocation?: 'ok' | 'fail' | 'hang';
+}
+
 export interface OAuthMcpFixture {
   mcpUrl: string;
+  /** The authorization server's issuer URL. */
+  issuer: string;
+  /** Every request to the revocation endpoint, in order. */
+  revocations: RevocationRequest[];
   provider: TestAuthProvider;
   /** Each tool call: its arguments and the client id of the token it carried. */
   calls: Array<[unknown, string]>;
@@ -108,13 +137,27 @@ export interface OAuthMcpFixture {
   close(): Promise<void>;
 }
 
-export async function oauthMcpServer(): Promise<OAuthMcpFixture> {
+export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAuthMcpFixture> {
   const provider = new TestAuthProvider();
   const as = await listen();
   const rs = await listen();
   const mcpUrl = `${rs.base}/mcp`;
   const issuerUrl = new URL(`${as.base}/`);
   const asApp = express();
+  const revocations: RevocationRequest[] = [];
+  const revocation = options.revocation;
+  if (revocation) {
+    // The router advertises `/revoke` only for a provider that can revoke; the requests are answered here.
+    provider.revokeToken = async () => undefined;
+    asApp.post('/revoke', express.urlencoded({ extended: false }), (req, res) => {
+      const body: unknown = req.body;
+      const form = typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) : {};
+      revocations.push({ form, authorization: req.headers.authorization });
+      if (revocation === 'ok') res.status(200).end();
+      else if (revocation === 'fail') res.status(503).json({ error: 'temporarily_unavailable' });
+      // 'hang': never answered (the connection is cut when the fixture closes).
+    });
+  }
   asApp.use(mcpAuthRouter({ provider, issuerUrl, resourceServerUrl: new URL(mcpUrl) }));
   as.http.on('request', asApp);
 
@@ -149,6 +192,8 @@ export async function oauthMcpServer(): Promise<OAuthMcpFixture> {
 
   return {
     mcpUrl,
+    issuer: issuerUrl.href,
+    revocations,
     provider,
     calls,
     statuses,
