@@ -187,9 +187,14 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    // Stored as plain JSON; which configured metadata URL it came from, so a changed config discovers again.
-    const discovery: Record<string, unknown> = JSON.parse(JSON.stringify(state)) as Record<string, unknown>;
-    if (this.o.authServerMetadataUrl) discovery['configuredMetadataUrl'] = this.o.authServerMetadataUrl;
+    // With the configured metadata URL it came from, so a changed config discovers again.
+    const discovery: Record<string, unknown> = {
+      authorizationServerUrl: String(state.authorizationServerUrl),
+      ...(state.resourceMetadataUrl ? { resourceMetadataUrl: state.resourceMetadataUrl } : {}),
+      ...(state.resourceMetadata ? { resourceMetadata: { ...state.resourceMetadata } } : {}),
+      ...(state.authorizationServerMetadata ? { authorizationServerMetadata: { ...state.authorizationServerMetadata } } : {}),
+      ...(this.o.authServerMetadataUrl ? { configuredMetadataUrl: this.o.authServerMetadataUrl } : {}),
+    };
     this.o.store.update(this.o.key, (old) => ({ ...this.base(old), discovery }));
   }
 

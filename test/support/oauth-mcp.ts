@@ -117,8 +117,11 @@ export interface RevocationRequest {
 }
 
 export interface OAuthMcpOptions {
-  /** Advertise a revocation endpoint (RFC 7009) answering 200, 503, or never. Absent: none in the metadata. */
-  revocation?: 'ok' | 'fail' | 'hang';
+  /**
+   * Advertise a revocation endpoint (RFC 7009) answering 200, 503, never, or 401 unless the request carries a
+   * Bearer token. Absent: none in the metadata.
+   */
+  revocation?: 'ok' | 'fail' | 'hang' | 'bearer-only';
 }
 
 export interface OAuthMcpFixture {
@@ -127,6 +130,8 @@ export interface OAuthMcpFixture {
   issuer: string;
   /** Every request to the revocation endpoint, in order. */
   revocations: RevocationRequest[];
+  /** Every request to the authorization server: method and path, in order. */
+  asRequests: string[];
   provider: TestAuthProvider;
   /** Each tool call: its arguments and the client id of the token it carried. */
   calls: Array<[unknown, string]>;
@@ -145,6 +150,11 @@ export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAu
   const issuerUrl = new URL(`${as.base}/`);
   const asApp = express();
   const revocations: RevocationRequest[] = [];
+  const asRequests: string[] = [];
+  asApp.use((req, _res, next) => {
+    asRequests.push(`${req.method} ${req.path}`);
+    next();
+  });
   const revocation = options.revocation;
   if (revocation) {
     // The router advertises `/revoke` only for a provider that can revoke; the requests are answered here.
@@ -153,7 +163,8 @@ export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAu
       const body: unknown = req.body;
       const form = typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) : {};
       revocations.push({ form, authorization: req.headers.authorization });
-      if (revocation === 'ok') res.status(200).end();
+      if (revocation === 'ok' || (revocation === 'bearer-only' && req.headers.authorization?.startsWith('Bearer '))) res.status(200).end();
+      else if (revocation === 'bearer-only') res.status(401).json({ error: 'invalid_client' });
       else if (revocation === 'fail') res.status(503).json({ error: 'temporarily_unavailable' });
       // 'hang': never answered (the connection is cut when the fixture closes).
     });
@@ -194,6 +205,7 @@ export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAu
     mcpUrl,
     issuer: issuerUrl.href,
     revocations,
+    asRequests,
     provider,
     calls,
     statuses,
