@@ -118,6 +118,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
+    const info = this.storedClient();
+    // `auth()` would register a new client when there is none (e.g. after the authorization server forgot this
+    // one, invalid_client): only an interactive flow may; a connection or a refresh ends needs-auth instead.
+    if (!info && !this.o.onAuthorizationUrl) {
+      throw new UnauthorizedError(`the stored authorization of "${this.o.serverName}" has no usable client registration; authenticate again (mcp_authenticate)`);
+    }
+    return info;
+  }
+
+  private storedClient(): OAuthClientInformationMixed | undefined {
     if (this.o.clientId) return { client_id: this.o.clientId };
     const e = this.o.store.get(this.o.key);
     if (!e?.clientInformation) return undefined;
@@ -165,7 +175,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private async refreshNow(refreshToken: string): Promise<void> {
     const raw = new StoredOAuthProvider({ ...this.o, raw: true });
     // Without a client registration, `auth()` would register one: never done outside mcp_authenticate.
-    if (raw.clientInformation()) {
+    if (raw.storedClient()) {
       try {
         await refreshThroughSdk(raw, this.o.serverUrl, this.o.fetch ?? fetch);
         return;

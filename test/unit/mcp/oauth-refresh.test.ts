@@ -109,6 +109,22 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
     expect(entry?.clientInformation?.['client_id']).toBe(s.clientId);
   });
 
+  it('the authorization server no longer knows the client (invalid_client): needs-auth, and no new client is registered behind the host\'s back', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const f = await fixture();
+    const s = seedGrant(f);
+    f.provider.clientsStore.clients.delete(s.clientId);
+    vi.setSystemTime(Date.now() + 7200_000);
+    const { hub } = hubFor(s);
+    closers.push(() => hub.close());
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'secure', status: 'needs-auth', source: 'dynamic', error: expect.stringContaining('mcp_authenticate') }]);
+    expect(f.asRequests.filter((r) => r.startsWith('POST '))).toEqual(['POST /token']);
+    expect(f.provider.clientsStore.clients.size).toBe(0);
+    // Tokens and the dead registration are gone (the metadata, discovered again on the way, stays).
+    expect(Object.keys(s.store.get(s.key) ?? {}).sort()).toEqual(['discovery', 'serverName', 'serverUrl']);
+  });
+
   it('a refresh that fails for now (server error) of an expired token: one attempt, the expired token is not sent, needs-auth, the grant kept for a later retry', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const f = await fixture();
