@@ -93,6 +93,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined;
   /** The access token `tokens()` last handed out: a refused grant removes the stored tokens only if they are still these. */
   private served: string | undefined;
+  /** This provider has stored a discovery result of its own. */
+  private discovered = false;
 
   constructor(private readonly o: ProviderOptions) {}
 
@@ -189,7 +191,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     const configured = this.o.authServerMetadataUrl;
-    const cached = storedDiscovery(this.o.store.get(this.o.key), configured);
+    // A sign-in (mcp_authenticate) discovers afresh, in case the authorization server moved; its own result is
+    // then reused for the code exchange.
+    const cached = this.o.onAuthorizationUrl && !this.discovered ? undefined : storedDiscovery(this.o.store.get(this.o.key), configured);
     if (cached) return cached;
     if (!configured) return undefined;
     const metadata = await configuredMetadata(configured, this.o.fetch ?? fetch);
@@ -197,6 +201,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovered = true;
     // With the configured metadata URL it came from, so a changed config discovers again.
     const discovery: Record<string, unknown> = {
       authorizationServerUrl: String(state.authorizationServerUrl),
