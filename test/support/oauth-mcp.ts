@@ -1,5 +1,5 @@
-// A loopback OAuth 2.1 authorization server and a Streamable HTTP MCP server that requires its bearer tokens,
-// both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic registration, PKCE,
+// A loopback OAuth 2.1 authorization server and an MCP server (Streamable HTTP, and legacy SSE) that requires
+// its bearer tokens, both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic registration, PKCE,
 // token and refresh endpoints; mcpAuthMetadataRouter + requireBearerAuth on the resource server). The "browser"
 // is `authorize()`: it follows the authorization URL like a user who consents at once.
 import { randomUUID } from 'node:crypto';
@@ -14,6 +14,7 @@ import { createOAuthMetadata, mcpAuthMetadataRouter, mcpAuthRouter } from '@mode
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -126,6 +127,8 @@ export interface OAuthMcpOptions {
 
 export interface OAuthMcpFixture {
   mcpUrl: string;
+  /** The same server over the legacy SSE transport (GET opens the event stream, POSTs go to /mcp/messages). */
+  sseUrl: string;
   /** The authorization server's issuer URL. */
   issuer: string;
   /** Every request to the revocation endpoint, in order. */
@@ -192,6 +195,21 @@ export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAu
     next();
   });
   rsApp.use('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl: `${rs.base}/.well-known/oauth-protected-resource/mcp` }));
+  // The legacy SSE transport, behind the same bearer check; its own protected-resource metadata.
+  const sseUrl = `${rs.base}/mcp/sse`;
+  rsApp.use(mcpAuthMetadataRouter({ oauthMetadata: createOAuthMetadata({ provider, issuerUrl }), resourceServerUrl: new URL(sseUrl) }));
+  const sseSessions = new Map<string, SSEServerTransport>();
+  rsApp.get('/mcp/sse', (_req, res) => {
+    const transport = new SSEServerTransport('/mcp/messages', res);
+    sseSessions.set(transport.sessionId, transport);
+    res.on('close', () => sseSessions.delete(transport.sessionId));
+    void mcp().connect(transport);
+  });
+  rsApp.post('/mcp/messages', (req, res) => {
+    const transport = sseSessions.get(String(req.query['sessionId']));
+    if (!transport) return void res.status(404).end();
+    void transport.handlePostMessage(req, res);
+  });
   rsApp.use('/mcp', (req, res) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
@@ -203,6 +221,7 @@ export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAu
 
   return {
     mcpUrl,
+    sseUrl,
     issuer: issuerUrl.href,
     revocations,
     asRequests,

@@ -1,6 +1,6 @@
 // Proactive refresh of a stored MCP OAuth grant (oauth-refresh.ts, the passive provider's tokens()): against the
-// loopback authorization server and Streamable HTTP MCP server of test/support/oauth-mcp.ts, with the clock faked
-// (Date only: the sockets are real). A token within the margin of its expiry is refreshed before the request that
+// loopback authorization server and MCP server (Streamable HTTP; SSE once) of test/support/oauth-mcp.ts, with the
+// clock faked (Date only: the sockets are real). A token within the margin of its expiry is refreshed before the request that
 // would carry it, without a 401; concurrent requests share one refresh; a refresh that fails leaves the server
 // needs-auth after exactly one attempt, never sending the expired token again and again.
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -72,6 +72,22 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
     await hub.settled(20_000);
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
     expect(f.provider.log).toEqual(['refresh']);
+    expect(f.statuses.includes(401)).toBe(false);
+  });
+
+  it('over the legacy SSE transport too: the event stream is opened with the refreshed token, no 401', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const f = await fixture();
+    const s = seedGrant(f, { transport: 'sse' });
+    vi.setSystemTime(Date.now() + 3500_000);
+    const { hub, tools } = hubFor(s);
+    closers.push(() => hub.close());
+    await hub.settled(20_000);
+    expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
+    expect(f.provider.log).toEqual(['refresh']);
+    const r = await (tools.get('mcp__secure__whoami') as AnyTool).call({ note: 'sse' }, callCtx());
+    expect(r.content).toBe('authorized as a registered client');
+    expect(f.calls).toEqual([[{ note: 'sse' }, s.clientId]]);
     expect(f.statuses.includes(401)).toBe(false);
   });
 

@@ -26,7 +26,7 @@ export interface Seeded {
 }
 
 /** A grant for the fixture's server stored as agentd stores one; `lifetime` is the access token's `expires_in`. */
-export function seedGrant(f: OAuthMcpFixture, o: { lifetime?: number; clientSecret?: string; discovery?: Record<string, unknown> } = {}): Seeded {
+export function seedGrant(f: OAuthMcpFixture, o: { lifetime?: number; clientSecret?: string; discovery?: Record<string, unknown>; transport?: 'http' | 'sse' } = {}): Seeded {
   const dir = mkdtempSync(join(tmpdir(), 'agentd-oauth-'));
   dirs.push(dir);
   const store = new McpOAuthStore(join(dir, 'agentd', 'mcp-oauth.json'));
@@ -40,11 +40,11 @@ export function seedGrant(f: OAuthMcpFixture, o: { lifetime?: number; clientSecr
   });
   f.provider.accessLifetime = o.lifetime ?? 3600;
   const tokens = f.provider.issue(client.client_id);
-  const config: RemoteServerConfig = { type: 'http', url: f.mcpUrl };
+  const config: RemoteServerConfig = o.transport === 'sse' ? { type: 'sse', url: f.sseUrl } : { type: 'http', url: f.mcpUrl };
   const key = oauthKey('secure', config);
   store.update(key, () => ({
     serverName: 'secure',
-    serverUrl: f.mcpUrl,
+    serverUrl: config.url,
     clientInformation: { ...client, issuer: f.issuer },
     redirectUri: 'http://localhost:1/callback',
     tokens: { ...tokens, issuer: f.issuer },
