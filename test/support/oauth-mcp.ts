@@ -1,7 +1,8 @@
 // A loopback OAuth 2.1 authorization server and an MCP server (Streamable HTTP, and legacy SSE) that requires
-// its bearer tokens, both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic registration, PKCE,
-// token and refresh endpoints; mcpAuthMetadataRouter + requireBearerAuth on the resource server). The "browser"
-// is `authorize()`: it follows the authorization URL like a user who consents at once.
+// its bearer tokens, both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic
+// registration, PKCE, token, refresh and, on request, revocation endpoints; mcpAuthMetadataRouter +
+// requireBearerAuth on the resource server). The "browser" is `authorize()`: it follows the authorization URL
+// like a user who consents at once.
 import { randomUUID } from 'node:crypto';
 import { type Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
