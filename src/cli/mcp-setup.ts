@@ -134,6 +134,7 @@ export function setupMcp(d: {
     store: oauthStore,
     fetch: netFetch,
     clientVersion: AGENTD_VERSION,
+    logger: d.logger,
     ...(d.env.mcp.oauthCallbackPort !== undefined ? { callbackPort: d.env.mcp.oauthCallbackPort } : {}),
     load: () => import('../mcp/lazy-entry.js'),
   });

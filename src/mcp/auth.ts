@@ -4,7 +4,9 @@
 // `needs-auth` with the reason (fails closed: no token, no connection). The flow code and the MCP SDK load lazily.
 import type { RemoteServerConfig } from './config.js';
 import type { McpHub } from './hub.js';
+import type { Logger } from '../log/logger.js';
 import type { OAuthFlow, OAuthStart, OAuthStartOptions } from './oauth-flow.js';
+import type { RevokeOptions, RevokeOutcome } from './oauth-revoke.js';
 import { type McpOAuthStore, oauthKey, oauthSettings } from './oauth-store.js';
 
 export interface McpAuthDeps {
@@ -16,7 +18,11 @@ export interface McpAuthDeps {
   callbackPort?: number;
   /** How long a flow waits for the browser (default 10 minutes). */
   timeoutMs?: number;
-  load: () => Promise<{ beginOAuth(o: OAuthStartOptions): Promise<OAuthStart> }>;
+  /** How long mcp_clear_auth waits for the authorization server to revoke the tokens (default 10 s). */
+  revokeTimeoutMs?: number;
+  /** Where a revocation's outcome is reported (never a token). */
+  logger?: Pick<Logger, 'info' | 'warn'>;
+  load: () => Promise<{ beginOAuth(o: OAuthStartOptions): Promise<OAuthStart>; revokeGrant(o: RevokeOptions): Promise<RevokeOutcome> }>;
 }
 
 /** The answer to `mcp_authenticate` (Claude Code's fields). */
@@ -36,6 +42,7 @@ export class McpAuthError extends Error {
 }
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+const DEFAULT_REVOKE_TIMEOUT_MS = 10_000;
 
 export class McpAuth {
   private readonly flows = new Map<string, OAuthFlow>();
@@ -72,6 +79,7 @@ export class McpAuth {
         clientVersion: this.d.clientVersion,
         timeoutMs: this.d.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(settings.clientId ? { clientId: settings.clientId } : {}),
+        ...(settings.authServerMetadataUrl ? { authServerMetadataUrl: settings.authServerMetadataUrl } : {}),
         ...(callbackPort !== undefined ? { callbackPort } : {}),
         ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}),
         ...(opts.redirectUriOnly ? { redirectUriOnly: true } : {}),
@@ -142,13 +150,54 @@ export class McpAuth {
     await this.settledBy.get(flow);
   }
 
-  /** `mcp_clear_auth`: the stored grant and client registration are forgotten, the server reconnected (now without). */
+  /**
+   * `mcp_clear_auth`: the stored grant and client registration are forgotten, the tokens revoked at the
+   * authorization server where it offers revocation (RFC 7009, oauth-revoke.ts), the server reconnected (now
+   * without). The grant is deleted first, so a revocation that fails, hangs or is cut off never leaves it in
+   * place; the revocation is bounded (revokeTimeoutMs) and its failure only logged: Claude Code answers `{}`
+   * whatever the authorization server said.
+   */
   async clearAuth(name: string): Promise<void> {
     const { config } = this.remote(name, 'clear');
     this.flows.get(name)?.cancel('cancelled by mcp_clear_auth');
     this.flows.delete(name);
-    this.d.store.delete(oauthKey(name, config));
+    const key = oauthKey(name, config);
+    const entry = this.d.store.get(key);
+    this.d.store.delete(key);
+    if (entry?.tokens) await this.revoke(name, config, entry);
     await this.d.hub.reconnect(name).catch(() => undefined);
+  }
+
+  private async revoke(name: string, config: RemoteServerConfig, entry: NonNullable<ReturnType<McpOAuthStore['get']>>): Promise<void> {
+    const timeoutMs = this.d.revokeTimeoutMs ?? DEFAULT_REVOKE_TIMEOUT_MS;
+    const settings = oauthSettings(config);
+    let outcome: RevokeOutcome;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const runtime = await this.d.load();
+      // The fetches are aborted at the deadline; the race is the backstop for anything that ignores the signal.
+      outcome = await Promise.race([
+        runtime.revokeGrant({
+          entry,
+          serverUrl: config.url,
+          ...(config.headers ? { headers: config.headers } : {}),
+          ...(settings.authServerMetadataUrl ? { authServerMetadataUrl: settings.authServerMetadataUrl } : {}),
+          ...(settings.clientId ? { clientId: settings.clientId } : {}),
+          fetch: this.d.fetch,
+          timeoutMs,
+        }),
+        new Promise<RevokeOutcome>((resolve) => {
+          timer = setTimeout(() => resolve({ kind: 'failed', revoked: [], errors: [`no answer within ${timeoutMs} ms`] }), timeoutMs + 1000);
+        }),
+      ]);
+    } catch (e) {
+      outcome = { kind: 'failed', revoked: [], errors: [e instanceof Error ? e.message : String(e)] };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (outcome.kind === 'failed') this.d.logger?.warn({ server: name, revoked: outcome.revoked, errors: outcome.errors }, 'MCP OAuth token revocation failed; the local grant is deleted regardless');
+    else if (outcome.kind === 'skipped') this.d.logger?.info({ server: name, reason: outcome.reason }, 'MCP OAuth tokens not revoked at the authorization server');
+    else this.d.logger?.info({ server: name, revoked: outcome.revoked }, 'MCP OAuth tokens revoked');
   }
 
   /** The session ends: flows in progress stop (their loopback listeners close). */

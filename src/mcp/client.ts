@@ -154,13 +154,25 @@ function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
       // netFetch: the proxy, NO_PROXY and client-certificate settings (net/fetch.ts).
       const key = oauthKey(spec.name, spec.config);
       const stored = d.oauthStore?.get(key);
-      // Passive: sends the stored token and refreshes it; a new authorization is left to mcp_authenticate.
-      const authProvider =
-        d.oauthStore && stored?.tokens
-          ? new StoredOAuthProvider({ store: d.oauthStore, key, serverName: spec.name, serverUrl: spec.config.url, redirectUrl: stored.redirectUri ?? 'http://localhost/callback', clientVersion: d.clientVersion, ...clientIdOf(spec.config) })
-          : undefined;
       // Each message is bounded as a stdio server's are (bounded-fetch.ts).
       const fetch = boundedFetch(d.fetch ?? netFetch, { limit: MAX_STDIO_MESSAGE_BYTES, server: spec.name });
+      // Passive: sends the stored token, refreshed before it expires or on a 401; a new authorization is left to
+      // mcp_authenticate.
+      const metadataUrl = oauthSettings(spec.config).authServerMetadataUrl;
+      const authProvider =
+        d.oauthStore && stored?.tokens
+          ? new StoredOAuthProvider({
+              store: d.oauthStore,
+              key,
+              serverName: spec.name,
+              serverUrl: spec.config.url,
+              redirectUrl: stored.redirectUri ?? 'http://localhost/callback',
+              clientVersion: d.clientVersion,
+              fetch,
+              ...clientIdOf(spec.config),
+              ...(metadataUrl ? { authServerMetadataUrl: metadataUrl } : {}),
+            })
+          : undefined;
       const opts = { requestInit, fetch, ...(authProvider ? { authProvider } : {}) };
       return spec.config.type === 'sse' ? new SSEClientTransport(url, opts) : new StreamableHTTPClientTransport(url, opts);
     }

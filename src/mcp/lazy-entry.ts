@@ -3,4 +3,5 @@
 export { connectServer } from './client.js';
 export { resourceTools } from './resource-tools.js';
 export { beginOAuth } from './oauth-flow.js';
+export { revokeGrant } from './oauth-revoke.js';
 export { serveTools } from './serve.js';

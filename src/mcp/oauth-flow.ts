@@ -20,6 +20,8 @@ export interface OAuthStartOptions {
   fetch: typeof fetch;
   clientVersion: string;
   clientId?: string;
+  /** The config's `oauth.authServerMetadataUrl`. */
+  authServerMetadataUrl?: string;
   /** The loopback port: MCP_OAUTH_CALLBACK_PORT, else the config's `oauth.callbackPort`, else the last one used, else any. */
   callbackPort?: number;
   /** The host receives the redirect itself (a custom scheme or its own page). */
@@ -90,7 +92,9 @@ export async function beginOAuth(o: OAuthStartOptions): Promise<OAuthStart> {
       redirectUrl,
       state,
       clientVersion: o.clientVersion,
+      fetch: o.fetch,
       ...(o.clientId ? { clientId: o.clientId } : {}),
+      ...(o.authServerMetadataUrl ? { authServerMetadataUrl: o.authServerMetadataUrl } : {}),
       onAuthorizationUrl: (u) => (authUrl = u),
     });
 

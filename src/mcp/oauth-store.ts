@@ -45,15 +45,21 @@ export function oauthKey(name: string, config: { type: string; url: string; head
   return `${name}|${hash}`;
 }
 
-/** The config's `oauth` block, read leniently (Claude Code's `clientId` and `callbackPort`). */
-export function oauthSettings(config: Readonly<Record<string, unknown>>): { clientId?: string; callbackPort?: number } {
+/**
+ * The config's `oauth` block, read leniently (Claude Code's `clientId`, `callbackPort` and `authServerMetadataUrl`;
+ * the last is kept as given: an address that is not https:// is refused where it would be fetched, as Claude Code
+ * refuses it).
+ */
+export function oauthSettings(config: Readonly<Record<string, unknown>>): { clientId?: string; callbackPort?: number; authServerMetadataUrl?: string } {
   const o: unknown = config['oauth'];
   if (typeof o !== 'object' || o === null) return {};
   const clientId = (o as Record<string, unknown>)['clientId'];
   const port = (o as Record<string, unknown>)['callbackPort'];
+  const metadataUrl = (o as Record<string, unknown>)['authServerMetadataUrl'];
   return {
     ...(typeof clientId === 'string' && clientId ? { clientId } : {}),
     ...(typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? { callbackPort: port } : {}),
+    ...(typeof metadataUrl === 'string' && metadataUrl ? { authServerMetadataUrl: metadataUrl } : {}),
   };
 }
 

@@ -3,7 +3,8 @@
 // `needs-auth`; the SDK's hidden mcpAuthenticate() gets an authorization URL; the "browser" comes back to
 // agentd's loopback listener or, with the host's own redirect URI, through mcpSubmitOAuthCallbackUrl(); the
 // server connects and its tool reaches the model; an expired token is refreshed; a denied authorization and
-// mcpClearAuth() leave it needs-auth; a later session reuses the stored grant; the token is never logged.
+// mcpClearAuth() (which revokes the tokens at the authorization server) leave it needs-auth; a later session
+// reuses the stored grant; the token is never logged.
 import { type Query } from '@anthropic-ai/claude-agent-sdk';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -157,8 +158,8 @@ describe('MCP OAuth through the TS SDK', () => {
     expect(f.statuses).toContain(401);
   });
 
-  it('fails closed: a denied authorization stays needs-auth with the reason; mcpClearAuth forgets the grant; a stdio server is refused', async () => {
-    const f = await oauthMcpServer();
+  it('fails closed: a denied authorization stays needs-auth with the reason; mcpClearAuth revokes and forgets the grant; a stdio server is refused', async () => {
+    const f = await oauthMcpServer({ revocation: 'ok' });
     fixtures.push(f);
     const s = session(f, scriptedRun(callWhoami), { local: { type: 'stdio', command: process.execPath, args: ['-e', ''] } });
     await waitStatus(s.q, 'secure', 'needs-auth');
@@ -173,7 +174,18 @@ describe('MCP OAuth through the TS SDK', () => {
     const ok = await hidden(s.q).mcpAuthenticate('secure', 'myapp://oauth/callback');
     await hidden(s.q).mcpSubmitOAuthCallbackUrl('secure', await f.authorize(String(ok['authUrl'])));
     expect(await statusOf(s.q, 'secure')).toMatchObject({ status: 'connected' });
+    const clientId = [...f.provider.clientsStore.clients.keys()].at(-1);
+    const [refreshToken] = [...f.provider.refresh.keys()];
+    const [accessToken] = [...f.provider.access.keys()];
+    const asBefore = f.asRequests.length;
     await expect(hidden(s.q).mcpClearAuth('secure')).resolves.toEqual({});
+    // RFC 7009 at the advertised endpoint, refresh token first, as Claude Code; the metadata discovered during the
+    // sign-in was kept with the grant, so nothing is discovered again.
+    expect(f.revocations).toEqual([
+      { form: { token: refreshToken, token_type_hint: 'refresh_token', client_id: clientId }, authorization: undefined },
+      { form: { token: accessToken, token_type_hint: 'access_token', client_id: clientId }, authorization: undefined },
+    ]);
+    expect(f.asRequests.slice(asBefore)).toEqual(['POST /revoke', 'POST /revoke']);
     expect(await statusOf(s.q, 'secure')).toMatchObject({ status: 'needs-auth' });
     expect(() => readFileSync(grantFile(s.run.home), 'utf8')).toThrow();
     s.input.close();

@@ -1,12 +1,13 @@
-// A loopback OAuth 2.1 authorization server and a Streamable HTTP MCP server that requires its bearer tokens,
-// both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic registration, PKCE,
-// token and refresh endpoints; mcpAuthMetadataRouter + requireBearerAuth on the resource server). The "browser"
-// is `authorize()`: it follows the authorization URL like a user who consents at once.
+// A loopback OAuth 2.1 authorization server and an MCP server (Streamable HTTP, and legacy SSE) that requires
+// its bearer tokens, both built on the MCP SDK's server-side auth helpers (mcpAuthRouter: metadata, dynamic
+// registration, PKCE, token, refresh and, on request, revocation endpoints; mcpAuthMetadataRouter +
+// requireBearerAuth on the resource server). The "browser" is `authorize()`: it follows the authorization URL
+// like a user who consents at once.
 import { randomUUID } from 'node:crypto';
 import { type Server as HttpServer, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { InvalidGrantError, InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
@@ -14,6 +15,7 @@ import { createOAuthMetadata, mcpAuthMetadataRouter, mcpAuthRouter } from '@mode
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -37,8 +39,13 @@ class TestAuthProvider implements OAuthServerProvider {
   readonly refresh = new Map<string, string>();
   /** Lifetime of new access tokens, in seconds. */
   accessLifetime = 3600;
-  /** Each grant and refresh, in order. */
+  /** Each grant and refresh, in order (a refused refresh as `refresh:<how>`). */
   readonly log: string[] = [];
+  /** How the next refreshes are answered; `delayMs` holds each answer back (to overlap concurrent requests). */
+  refreshAnswer: 'ok' | 'invalid_grant' | 'server_error' = 'ok';
+  refreshDelayMs = 0;
+  /** Set by the fixture when it advertises revocation (the router adds the endpoint only for a provider with it). */
+  revokeToken?: OAuthServerProvider['revokeToken'];
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     const code = randomUUID();
@@ -55,7 +62,8 @@ class TestAuthProvider implements OAuthServerProvider {
     return c.params.codeChallenge;
   }
 
-  private issue(clientId: string): OAuthTokens {
+  /** A new access and refresh token for a client (as the code exchange would answer). */
+  issue(clientId: string): OAuthTokens {
     const token = randomUUID();
     const refresh = randomUUID();
     this.access.set(token, { clientId, expiresAt: Math.floor(Date.now() / 1000) + this.accessLifetime });
@@ -72,7 +80,15 @@ class TestAuthProvider implements OAuthServerProvider {
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    if (this.refresh.get(refreshToken) !== client.client_id) throw new Error('Invalid refresh token');
+    if (this.refreshDelayMs) await new Promise((r) => setTimeout(r, this.refreshDelayMs));
+    if (this.refreshAnswer !== 'ok') {
+      this.log.push(`refresh:${this.refreshAnswer}`);
+      throw this.refreshAnswer === 'invalid_grant' ? new InvalidGrantError('refresh token revoked') : new ServerError('down for maintenance');
+    }
+    if (this.refresh.get(refreshToken) !== client.client_id) {
+      this.log.push('refresh:unknown_token');
+      throw new InvalidGrantError('Invalid refresh token');
+    }
     this.refresh.delete(refreshToken);
     this.log.push('refresh');
     return this.issue(client.client_id);
@@ -96,8 +112,30 @@ async function listen(): Promise<{ http: HttpServer; base: string }> {
   return { http, base: `http://127.0.0.1:${(http.address() as AddressInfo).port}` };
 }
 
+/** One request to the revocation endpoint: its form fields and Authorization header. */
+export interface RevocationRequest {
+  form: Record<string, string>;
+  authorization: string | undefined;
+}
+
+export interface OAuthMcpOptions {
+  /**
+   * Advertise a revocation endpoint (RFC 7009) answering 200, 503, never, or 401 unless the request carries a
+   * Bearer token. Absent: none in the metadata.
+   */
+  revocation?: 'ok' | 'fail' | 'hang' | 'bearer-only';
+}
+
 export interface OAuthMcpFixture {
   mcpUrl: string;
+  /** The same server over the legacy SSE transport (GET opens the event stream, POSTs go to /mcp/messages). */
+  sseUrl: string;
+  /** The authorization server's issuer URL. */
+  issuer: string;
+  /** Every request to the revocation endpoint, in order. */
+  revocations: RevocationRequest[];
+  /** Every request to the authorization server: method and path, in order. */
+  asRequests: string[];
   provider: TestAuthProvider;
   /** Each tool call: its arguments and the client id of the token it carried. */
   calls: Array<[unknown, string]>;
@@ -108,13 +146,33 @@ export interface OAuthMcpFixture {
   close(): Promise<void>;
 }
 
-export async function oauthMcpServer(): Promise<OAuthMcpFixture> {
+export async function oauthMcpServer(options: OAuthMcpOptions = {}): Promise<OAuthMcpFixture> {
   const provider = new TestAuthProvider();
   const as = await listen();
   const rs = await listen();
   const mcpUrl = `${rs.base}/mcp`;
   const issuerUrl = new URL(`${as.base}/`);
   const asApp = express();
+  const revocations: RevocationRequest[] = [];
+  const asRequests: string[] = [];
+  asApp.use((req, _res, next) => {
+    asRequests.push(`${req.method} ${req.path}`);
+    next();
+  });
+  const revocation = options.revocation;
+  if (revocation) {
+    // The router advertises `/revoke` only for a provider that can revoke; the requests are answered here.
+    provider.revokeToken = async () => undefined;
+    asApp.post('/revoke', express.urlencoded({ extended: false }), (req, res) => {
+      const body: unknown = req.body;
+      const form = typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)])) : {};
+      revocations.push({ form, authorization: req.headers.authorization });
+      if (revocation === 'ok' || (revocation === 'bearer-only' && req.headers.authorization?.startsWith('Bearer '))) res.status(200).end();
+      else if (revocation === 'bearer-only') res.status(401).json({ error: 'invalid_client' });
+      else if (revocation === 'fail') res.status(503).json({ error: 'temporarily_unavailable' });
+      // 'hang': never answered (the connection is cut when the fixture closes).
+    });
+  }
   asApp.use(mcpAuthRouter({ provider, issuerUrl, resourceServerUrl: new URL(mcpUrl) }));
   as.http.on('request', asApp);
 
@@ -138,6 +196,21 @@ export async function oauthMcpServer(): Promise<OAuthMcpFixture> {
     next();
   });
   rsApp.use('/mcp', requireBearerAuth({ verifier: provider, resourceMetadataUrl: `${rs.base}/.well-known/oauth-protected-resource/mcp` }));
+  // The legacy SSE transport, behind the same bearer check; its own protected-resource metadata.
+  const sseUrl = `${rs.base}/mcp/sse`;
+  rsApp.use(mcpAuthMetadataRouter({ oauthMetadata: createOAuthMetadata({ provider, issuerUrl }), resourceServerUrl: new URL(sseUrl) }));
+  const sseSessions = new Map<string, SSEServerTransport>();
+  rsApp.get('/mcp/sse', (_req, res) => {
+    const transport = new SSEServerTransport('/mcp/messages', res);
+    sseSessions.set(transport.sessionId, transport);
+    res.on('close', () => sseSessions.delete(transport.sessionId));
+    void mcp().connect(transport);
+  });
+  rsApp.post('/mcp/messages', (req, res) => {
+    const transport = sseSessions.get(String(req.query['sessionId']));
+    if (!transport) return void res.status(404).end();
+    void transport.handlePostMessage(req, res);
+  });
   rsApp.use('/mcp', (req, res) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
@@ -149,6 +222,10 @@ export async function oauthMcpServer(): Promise<OAuthMcpFixture> {
 
   return {
     mcpUrl,
+    sseUrl,
+    issuer: issuerUrl.href,
+    revocations,
+    asRequests,
     provider,
     calls,
     statuses,
