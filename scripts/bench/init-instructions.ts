@@ -1,14 +1,14 @@
-// Instructions, not milliseconds: what the daemon executes from exec until its `initialize` answer is read, counted
-// by valgrind's callgrind. On this 2-core machine the wall-clock start-up rows move by ±10 ms with the load and
-// with the hour (bare `node -e 0` took 17–23 ms one day and 35–43 ms two days later); an instruction count is
-// the same to ~1% whatever else runs, so it is the row that says what a project's commands or a list of MCP
-// servers add to a start. Slow (each run executes under valgrind), hence few runs.
+// Instructions, not milliseconds: what the daemon executes from exec until it writes its `initialize` answer,
+// counted by valgrind's callgrind. On a small shared machine the wall-clock start-up rows move with the load and
+// with the day (bare `node -e 0` doubled between two days here: BENCHMARKS.md); an instruction count barely moves
+// whatever else runs (V8's random hash seed is the main spread), so it is the row that says what a project's
+// commands or a list of MCP servers add to a start. Slow (each run executes under valgrind), hence few runs.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioServersArgs } from './mcp.js';
 import { BenchProc, type SpawnSpec } from './proc.js';
-import { writeProject } from './project-commands.js';
+import { writeFullProject } from './project-commands.js';
 import { initialize, place, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
@@ -65,17 +65,16 @@ function nodeInstructions(ctx: BenchContext): number {
 export const initInstructions: Benchmark = {
   name: 'init-instructions',
   description:
-    'instructions executed (valgrind callgrind, millions) from the exec of node until the `initialize` answer is read: an empty project, the 10 stdio MCP servers of mcp-stdio-10, and the 50 commands + 20 skills of init-project-commands (agentd with its scripted model); `node -e 0` start to exit for reference. Load-independent (~1% run to run), unlike the wall-clock rows.',
+    'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, and the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain) (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
   async run(ctx) {
     const runs = ctx.quick ? 1 : 3;
     const [subject] = ctx.subjects(['agentd-scripted']) as [Subject];
     const where = place(ctx, 'init-instructions', subject);
-    const project = ctx.dir('init-instructions-project-');
-    writeProject(project);
+    const project = writeFullProject(ctx.dir('init-instructions-project-'));
     const cases = [
       { metric: 'instructions to initialize answered, empty project', cwd: where.cwd, extra: ['--setting-sources', 'user,project,local'] },
       { metric: 'instructions to initialize answered, 10 stdio MCP servers', cwd: where.cwd, extra: [...stdioServersArgs(ctx.root), '--setting-sources', 'user,project,local'] },
-      { metric: 'instructions to initialize answered, 50 commands + 20 skills', cwd: project, extra: ['--setting-sources', 'user,project,local'] },
+      { metric: 'instructions to initialize answered, 50 commands + 20 skills + 3 CLAUDE.md', cwd: project, extra: ['--setting-sources', 'user,project,local'] },
     ];
     const samples = cases.map(() => [] as number[]);
     const node: number[] = [];
