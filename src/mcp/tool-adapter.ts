@@ -88,15 +88,22 @@ function isObjectSchema(s: unknown): s is Record<string, unknown> {
 export function adaptMcpTool(t: McpTool, o: AdaptOptions): AnyTool {
   const name = mcpToolName(o.server, t.name);
   const schema = isObjectSchema(t.inputSchema) ? (t.inputSchema as Record<string, unknown>) : { type: 'object' };
-  // A schema ajv cannot compile is not valid JSON Schema: every call is refused with the reason, and the model
-  // still sees the tool as the server described it.
-  let check: JsonSchemaCheck;
-  try {
-    check = compileJsonSchema(schema);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    check = () => [`the MCP server "${o.server}" gave this tool an input schema that is not valid JSON Schema (${why})`];
-  }
+  // Compiled on the tool's first call, not when it is listed: loading ajv and compiling every listed tool's schema
+  // while the servers connect took CPU from the servers' own start and from the first turn, for tools that may
+  // never be called (BENCHMARKS.md, mcp-stdio-10). A schema ajv cannot compile is not valid JSON Schema: every
+  // call is refused with the reason, and the model still sees the tool as the server described it.
+  let compiled: JsonSchemaCheck | undefined;
+  const check = (input: unknown): string[] => {
+    if (!compiled) {
+      try {
+        compiled = compileJsonSchema(schema);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        compiled = () => [`the MCP server "${o.server}" gave this tool an input schema that is not valid JSON Schema (${why})`];
+      }
+    }
+    return compiled(input);
+  };
   const readOnly = t.annotations?.readOnlyHint === true;
   return {
     name,

@@ -1,8 +1,15 @@
 // An MCP tool as an agentd Tool: a schema that is not valid JSON Schema refuses every call with the reason (the
 // model still sees the tool as described), a valid one checks inputs, and the call never reaches the server
 // with an input that fails.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { adaptMcpTool } from '../../../src/mcp/tool-adapter.js';
+import { compileJsonSchema } from '../../../src/tools/json-schema.js';
+
+// The real compiler, counted: a listed tool's schema is compiled on its first call, once.
+vi.mock('../../../src/tools/json-schema.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/tools/json-schema.js')>();
+  return { ...real, compileJsonSchema: vi.fn(real.compileJsonSchema) };
+});
 import { callCtx } from './support.js';
 
 const VCTX = callCtx();
@@ -35,5 +42,14 @@ describe('adaptMcpTool', () => {
     const t = adapt({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, []);
     expect(t.validateInput?.({ q: 'x' }, VCTX)).toEqual({ ok: true });
     expect(t.validateInput?.({ q: 1 }, VCTX)).toMatchObject({ ok: false });
+  });
+
+  it('compiles the schema on the first call, not when the tool is listed, and only once', () => {
+    const compile = vi.mocked(compileJsonSchema);
+    compile.mockClear();
+    const t = adapt({ type: 'object', properties: { q: { type: 'string' } } }, []);
+    expect(compile).toHaveBeenCalledTimes(0);
+    expect([t.validateInput?.({ q: 'x' }, VCTX), t.validateInput?.({ q: 2 }, VCTX)]).toEqual([{ ok: true }, { ok: false, message: 'InputValidationError: mcp__srv__look_up input does not match its schema: /q must be string' }]);
+    expect(compile).toHaveBeenCalledTimes(1);
   });
 });
