@@ -67,6 +67,11 @@ export const initInstructions: Benchmark = {
   description:
     'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, and the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain) (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
   async run(ctx) {
+    try {
+      execFileSync(VALGRIND[0], ['--version'], { stdio: 'ignore' });
+    } catch {
+      throw new Error('init-instructions needs valgrind on PATH: apt-get install valgrind');
+    }
     const runs = ctx.quick ? 1 : 3;
     const [subject] = ctx.subjects(['agentd-scripted']) as [Subject];
     const where = place(ctx, 'init-instructions', subject);
