@@ -8,7 +8,7 @@ import { REFRESH_MARGIN_MS, refreshDue } from '../../../src/mcp/oauth-refresh.js
 import type { AnyTool } from '../../../src/tools/tool.js';
 import { type OAuthMcpFixture, oauthMcpServer } from '../../support/oauth-mcp.js';
 import { until } from '../../support/wait.js';
-import { hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
+import { type Seeded, hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
 import { callCtx } from './support.js';
 
 const fixtures: OAuthMcpFixture[] = [];
@@ -26,6 +26,22 @@ async function fixture(): Promise<OAuthMcpFixture> {
   return f;
 }
 
+/**
+ * A hub connected to the fixture with a seeded grant, the clock faked (Date only) and moved `laterMs` past the
+ * grant's storing before the hub starts; `before` adjusts the fixture first (answers, clients).
+ */
+async function connected(o: { laterMs?: number; transport?: 'sse'; before?: (f: OAuthMcpFixture, s: Seeded) => void } = {}) {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const f = await fixture();
+  const s = seedGrant(f, o.transport ? { transport: o.transport } : {});
+  o.before?.(f, s);
+  if (o.laterMs !== undefined) vi.setSystemTime(Date.now() + o.laterMs);
+  const { hub, tools } = hubFor(s);
+  closers.push(() => hub.close());
+  await hub.settled(20_000);
+  return { f, s, hub, tools };
+}
+
 describe('when a token is due', () => {
   it("Claude Code's 300 s margin, at most half the token's lifetime; no expires_in: never due", () => {
     const entry = (expiresIn: number | undefined) => ({ serverName: 's', serverUrl: 'u', tokens: { access_token: 'a', ...(expiresIn !== undefined ? { expires_in: expiresIn } : {}) }, tokensSavedAt: 1_000_000 });
@@ -40,12 +56,7 @@ describe('when a token is due', () => {
 
 describe('proactive refresh of a stored MCP OAuth grant', () => {
   it('a token 200 s from expiry is refreshed before the call, with no 401; the call carries the new token', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    const { hub, tools } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, s, hub, tools } = await connected();
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
     expect(f.provider.log).toEqual([]);
 
@@ -63,26 +74,14 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
   });
 
   it('an already expired token is refreshed before the connection, not after a 401', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    vi.setSystemTime(Date.now() + 7200_000);
-    const { hub } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, hub } = await connected({ laterMs: 7200_000 });
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
     expect(f.provider.log).toEqual(['refresh']);
     expect(f.statuses.includes(401)).toBe(false);
   });
 
   it('over the legacy SSE transport too: the event stream is opened with the refreshed token, no 401', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f, { transport: 'sse' });
-    vi.setSystemTime(Date.now() + 3500_000);
-    const { hub, tools } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, s, hub, tools } = await connected({ laterMs: 3500_000, transport: 'sse' });
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
     expect(f.provider.log).toEqual(['refresh']);
     const r = await (tools.get('mcp__secure__whoami') as AnyTool).call({ note: 'sse' }, callCtx());
@@ -92,12 +91,7 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
   });
 
   it('two concurrent calls share one refresh', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    const { hub, tools } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, tools } = await connected();
     vi.setSystemTime(Date.now() + 3500_000);
     f.provider.refreshDelayMs = 300;
     const tool = tools.get('mcp__secure__whoami') as AnyTool;
@@ -109,14 +103,7 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
   });
 
   it('a refused refresh (invalid_grant) of an expired token: one attempt, the tokens are dropped, the server is needs-auth', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    vi.setSystemTime(Date.now() + 7200_000);
-    f.provider.refreshAnswer = 'invalid_grant';
-    const { hub } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, s, hub } = await connected({ laterMs: 7200_000, before: (fx) => (fx.provider.refreshAnswer = 'invalid_grant') });
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'needs-auth', source: 'dynamic', error: expect.stringContaining('mcp_authenticate') }]);
     expect(f.provider.log).toEqual(['refresh:invalid_grant']);
     // The request went out without the expired token (none was sent), and the client registration is kept.
@@ -126,14 +113,7 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
   });
 
   it('the authorization server no longer knows the client (invalid_client): needs-auth, and no new client is registered behind the host\'s back', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    f.provider.clientsStore.clients.delete(s.clientId);
-    vi.setSystemTime(Date.now() + 7200_000);
-    const { hub } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, s, hub } = await connected({ laterMs: 7200_000, before: (fx, seeded) => fx.provider.clientsStore.clients.delete(seeded.clientId) });
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'needs-auth', source: 'dynamic', error: expect.stringContaining('mcp_authenticate') }]);
     expect(f.asRequests.filter((r) => r.startsWith('POST '))).toEqual(['POST /token']);
     expect(f.provider.clientsStore.clients.size).toBe(0);
@@ -142,21 +122,19 @@ describe('proactive refresh of a stored MCP OAuth grant', () => {
   });
 
   it('a refresh that fails for now (server error) of an expired token: one attempt, the expired token is not sent, needs-auth, the grant kept for a later retry', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const f = await fixture();
-    const s = seedGrant(f);
-    vi.setSystemTime(Date.now() + 7200_000);
-    f.provider.refreshAnswer = 'server_error';
     // Every token presented to the MCP server.
     const seen: string[] = [];
-    const verify = f.provider.verifyAccessToken.bind(f.provider);
-    f.provider.verifyAccessToken = async (token) => {
-      seen.push(token);
-      return verify(token);
-    };
-    const { hub } = hubFor(s);
-    closers.push(() => hub.close());
-    await hub.settled(20_000);
+    const { f, s, hub } = await connected({
+      laterMs: 7200_000,
+      before: (fx) => {
+        fx.provider.refreshAnswer = 'server_error';
+        const verify = fx.provider.verifyAccessToken.bind(fx.provider);
+        fx.provider.verifyAccessToken = async (token) => {
+          seen.push(token);
+          return verify(token);
+        };
+      },
+    });
     expect(hub.initList()).toEqual([{ name: 'secure', status: 'needs-auth', source: 'dynamic', error: expect.stringContaining('mcp_authenticate') }]);
     expect(f.provider.log).toEqual(['refresh:server_error']);
     expect(seen).toEqual([]);
