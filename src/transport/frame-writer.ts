@@ -69,7 +69,7 @@ export class FrameWriter {
   /** Queues one frame. Returns a promise only when the caller should wait for the host to read. */
   write(frame: unknown): Promise<void> | undefined {
     if (this.closed) return undefined;
-    const type = typeof frame === 'object' && frame !== null ? (frame as { type?: unknown }).type : undefined;
+    const type = typeof frame === 'object' && frame !== null && 'type' in frame ? frame.type : undefined;
     return this.queueJson(JSON.stringify(frame), frame, !BATCHED_TYPES.has(type));
   }
 
