@@ -9,18 +9,58 @@
 //    file, appended to that tool's result as a subdirectory's CLAUDE.md is (nested-memory.ts).
 // Subfolders are searched (symlinks followed); files are taken in name order (Claude Code takes the directory's
 // own order).
-import { readdir as readdirCb, realpath as realpathCb } from 'node:fs';
+import { type Dirent, readdir as readdirCb, realpath as realpathCb, stat as statCb } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { globMatches } from '../permissions/match.js';
 import { type FrontmatterValue, parseFrontmatter } from './frontmatter.js';
 import type { MemoryKind } from './memory.js';
 
 // Not node:fs/promises: see read-text.ts.
-function readdirRecursive(dir: string): Promise<string[]> {
-  return new Promise((resolve, reject) => readdirCb(dir, { recursive: true, encoding: 'utf8' }, (err, names) => (err ? reject(err) : resolve(names))));
+function readdirTyped(dir: string): Promise<Dirent[]> {
+  return new Promise((resolve, reject) => readdirCb(dir, { withFileTypes: true }, (err, entries) => (err ? reject(err) : resolve(entries))));
 }
 function realpathOf(path: string): Promise<string | undefined> {
   return new Promise((resolve) => realpathCb(path, (err, real) => resolve(err ? undefined : real)));
+}
+function isDirectoryBehind(link: string): Promise<boolean> {
+  return new Promise((resolve) => statCb(link, (err, st) => resolve(!err && st.isDirectory())));
+}
+
+/** How deep below a rules folder folders are searched. */
+const MAX_RULE_DEPTH = 16;
+
+/**
+ * The `.md` names below `dir`, relative to it, in name order. Folders, symlinked ones included, are searched
+ * breadth first and each real folder once: a link back up the tree (`loop -> ..`) is not followed round again.
+ * Not readdir's `recursive` option: that follows such a loop until the kernel's symlink limit, listing every file
+ * ~40 times over ever longer names (and Node versions differ on when it gives up).
+ */
+async function markdownBelow(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  let level: string[] = [''];
+  for (let depth = 0; level.length > 0 && depth <= MAX_RULE_DEPTH; depth++) {
+    const next: string[] = [];
+    for (const rel of level) {
+      const abs = rel ? join(dir, rel) : dir;
+      const real = await realpathOf(abs);
+      if (real === undefined || seen.has(real)) continue;
+      seen.add(real);
+      let entries: Dirent[];
+      try {
+        entries = (await readdirTyped(abs)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      } catch {
+        continue; // absent or unreadable: nothing from it
+      }
+      for (const e of entries) {
+        const name = rel ? `${rel}${sep}${e.name}` : e.name;
+        if (e.isDirectory() || (e.isSymbolicLink() && (await isDirectoryBehind(join(abs, e.name))))) next.push(name);
+        else if (e.name.endsWith('.md')) names.push(name);
+      }
+    }
+    level = next;
+  }
+  return names.sort();
 }
 
 /** A rule that applies to some files only: sent when a tool first works on one of them. */
@@ -41,11 +81,12 @@ export interface ScopedRule {
 export async function listRuleFiles(dir: string): Promise<string[]> {
   let names: string[];
   try {
-    names = (await readdirRecursive(dir)).filter((n) => n.endsWith('.md')).sort();
+    names = await markdownBelow(dir);
   } catch {
     return [];
   }
-  // Each file once, under its shortest name (a link back up the tree repeats files under ever longer names).
+  // Each file once, under its shortest name (a symlinked file, or a link into a folder reached some other way,
+  // lists it twice).
   const shortest = new Map<string, string>();
   for (const n of names) {
     const real = await realpathOf(join(dir, n));
