@@ -80,6 +80,7 @@ export class McpAuth {
         timeoutMs: this.d.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(settings.clientId ? { clientId: settings.clientId } : {}),
         ...(settings.authServerMetadataUrl ? { authServerMetadataUrl: settings.authServerMetadataUrl } : {}),
+        ...(settings.scopes ? { scopes: settings.scopes } : {}),
         ...(callbackPort !== undefined ? { callbackPort } : {}),
         ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}),
         ...(opts.redirectUriOnly ? { redirectUriOnly: true } : {}),

@@ -22,6 +22,8 @@ export interface OAuthStartOptions {
   clientId?: string;
   /** The config's `oauth.authServerMetadataUrl`. */
   authServerMetadataUrl?: string;
+  /** The config's `oauth.scopes`: asked for at registration and authorization instead of the server's advertised scopes. */
+  scopes?: string;
   /** The loopback port: MCP_OAUTH_CALLBACK_PORT, else the config's `oauth.callbackPort`, else the last one used, else any. */
   callbackPort?: number;
   /** The host receives the redirect itself (a custom scheme or its own page). */
@@ -101,7 +103,7 @@ export async function beginOAuth(o: OAuthStartOptions): Promise<OAuthStart> {
   let provider: StoredOAuthProvider | undefined;
   let servers: Server[] = [];
   let scheme: 'localhost' | 'custom' = 'custom';
-  const start = async (p: StoredOAuthProvider): Promise<'AUTHORIZED' | 'REDIRECT'> => auth(p, { serverUrl: o.serverUrl, fetchFn: o.fetch });
+  const start = async (p: StoredOAuthProvider): Promise<'AUTHORIZED' | 'REDIRECT'> => auth(p, { serverUrl: o.serverUrl, fetchFn: o.fetch, ...(o.scopes ? { scope: o.scopes } : {}) });
 
   let result: 'AUTHORIZED' | 'REDIRECT' | undefined;
   if (o.redirectUri) {

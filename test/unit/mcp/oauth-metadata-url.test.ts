@@ -76,3 +76,23 @@ describe('oauth.authServerMetadataUrl', () => {
     expect(f.asRequests).toEqual([]);
   });
 });
+
+describe('oauth.scopes', () => {
+  it('is read from the config (a space-separated string, as Claude Code takes it)', () => {
+    expect([oauthSettings({ oauth: { scopes: ' read:a read:b ' } }), oauthSettings({ oauth: { scopes: '' } }), oauthSettings({ oauth: { scopes: ['x'] } })]).toEqual([{ scopes: 'read:a read:b' }, {}, {}]);
+  });
+
+  it('is what the sign-in asks for; without it the authorization request names no scope the server did not advertise', async () => {
+    const f = await oauthMcpServer();
+    fixtures.push(f);
+    const scopeOf = async (scopes: string | undefined): Promise<string | null> => {
+      const store = storeIn();
+      const key = oauthKey('secure', { type: 'http', url: f.mcpUrl });
+      const start = await beginOAuth({ store, key, serverName: 'secure', serverUrl: f.mcpUrl, fetch, clientVersion: 'test', timeoutMs: 60_000, redirectUri: 'myapp://cb', ...(scopes ? { scopes } : {}) });
+      if (start.kind !== 'redirect') throw new Error('expected a redirect');
+      start.flow.cancel('test over');
+      return new URL(start.authUrl).searchParams.get('scope');
+    };
+    expect([await scopeOf('read:a read:b'), await scopeOf(undefined)]).toEqual(['read:a read:b', null]);
+  });
+});
