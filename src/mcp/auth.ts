@@ -7,7 +7,7 @@ import type { McpHub } from './hub.js';
 import type { Logger } from '../log/logger.js';
 import type { OAuthFlow, OAuthStart, OAuthStartOptions } from './oauth-flow.js';
 import type { RevokeOptions, RevokeOutcome } from './oauth-revoke.js';
-import { type McpOAuthStore, oauthKey, oauthSettings } from './oauth-store.js';
+import { type McpOAuthStore, oauthKey, oauthScopes, oauthSettings } from './oauth-store.js';
 
 export interface McpAuthDeps {
   hub: McpHub;
@@ -66,6 +66,15 @@ export class McpAuth {
     this.flows.get(name)?.cancel('replaced by a newer mcp_authenticate');
     this.flows.delete(name);
     const settings = oauthSettings(config);
+    const scopes = oauthScopes(config);
+    if (!scopes.ok) {
+      this.d.hub.authFailed(name, `OAuth failed: ${scopes.message}`);
+      throw new McpAuthError(`OAuth for "${name}" could not start: ${scopes.message}`, 'request_failed');
+    }
+    if (typeof config.oauth === 'object' && config.oauth !== null && (config.oauth as Record<string, unknown>)['xaa'] === true) {
+      // Claude Code uses it only with its XAA feature on; otherwise, as here, the ordinary sign-in. Said, not silent.
+      this.d.logger?.warn({ server: name }, 'oauth.xaa (cross-app access through an enterprise IdP) is not supported; the ordinary OAuth sign-in is used');
+    }
     const callbackPort = this.d.callbackPort ?? settings.callbackPort;
     const runtime = await this.d.load();
     let start: OAuthStart;
@@ -80,7 +89,7 @@ export class McpAuth {
         timeoutMs: this.d.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         ...(settings.clientId ? { clientId: settings.clientId } : {}),
         ...(settings.authServerMetadataUrl ? { authServerMetadataUrl: settings.authServerMetadataUrl } : {}),
-        ...(settings.scopes ? { scopes: settings.scopes } : {}),
+        ...(scopes.scopes ? { scopes: scopes.scopes } : {}),
         ...(callbackPort !== undefined ? { callbackPort } : {}),
         ...(opts.redirectUri ? { redirectUri: opts.redirectUri } : {}),
         ...(opts.redirectUriOnly ? { redirectUriOnly: true } : {}),

@@ -46,24 +46,34 @@ export function oauthKey(name: string, config: { type: string; url: string; head
 }
 
 /**
- * The config's `oauth` block, read leniently (Claude Code's `clientId`, `callbackPort`, `authServerMetadataUrl` and
- * `scopes`; the metadata address is kept as given: one that is not https:// is refused where it would be fetched,
- * as Claude Code refuses it). `scopes` (a space-separated string, as Claude Code's) is what a sign-in asks for, in
- * place of what the server advertises: a narrower grant the user chose is never widened.
+ * The config's `oauth` block, read leniently (Claude Code's `clientId`, `callbackPort` and `authServerMetadataUrl`;
+ * the last is kept as given: an address that is not https:// is refused where it would be fetched, as Claude Code
+ * refuses it). `scopes` is read strictly, by oauthScopes.
  */
-export function oauthSettings(config: Readonly<Record<string, unknown>>): { clientId?: string; callbackPort?: number; authServerMetadataUrl?: string; scopes?: string } {
+export function oauthSettings(config: Readonly<Record<string, unknown>>): { clientId?: string; callbackPort?: number; authServerMetadataUrl?: string } {
   const o: unknown = config['oauth'];
   if (typeof o !== 'object' || o === null) return {};
   const clientId = (o as Record<string, unknown>)['clientId'];
   const port = (o as Record<string, unknown>)['callbackPort'];
   const metadataUrl = (o as Record<string, unknown>)['authServerMetadataUrl'];
-  const scopes = (o as Record<string, unknown>)['scopes'];
   return {
     ...(typeof clientId === 'string' && clientId ? { clientId } : {}),
     ...(typeof port === 'number' && Number.isInteger(port) && port > 0 && port < 65536 ? { callbackPort: port } : {}),
     ...(typeof metadataUrl === 'string' && metadataUrl ? { authServerMetadataUrl: metadataUrl } : {}),
-    ...(typeof scopes === 'string' && scopes.trim() ? { scopes: scopes.trim() } : {}),
   };
+}
+
+/**
+ * The config's `oauth.scopes` (Claude Code's key: a non-empty, space-separated string): what a sign-in asks for in
+ * place of what the server advertises, so a narrower grant the user chose is never widened. Read strictly: a value
+ * of another shape is refused (the sign-in does not start), never dropped for the server's wider default.
+ */
+export function oauthScopes(config: Readonly<Record<string, unknown>>): { ok: true; scopes: string | undefined } | { ok: false; message: string } {
+  const o: unknown = config['oauth'];
+  const scopes = typeof o === 'object' && o !== null ? (o as Record<string, unknown>)['scopes'] : undefined;
+  if (scopes === undefined) return { ok: true, scopes: undefined };
+  if (typeof scopes === 'string' && scopes.trim()) return { ok: true, scopes: scopes.trim() };
+  return { ok: false, message: `oauth.scopes must be a non-empty string of space-separated scopes (got ${JSON.stringify(scopes)})` };
 }
 
 export class McpOAuthStore {

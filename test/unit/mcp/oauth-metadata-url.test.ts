@@ -78,10 +78,6 @@ describe('oauth.authServerMetadataUrl', () => {
 });
 
 describe('oauth.scopes', () => {
-  it('is read from the config (a space-separated string, as Claude Code takes it)', () => {
-    expect([oauthSettings({ oauth: { scopes: ' read:a read:b ' } }), oauthSettings({ oauth: { scopes: '' } }), oauthSettings({ oauth: { scopes: ['x'] } })]).toEqual([{ scopes: 'read:a read:b' }, {}, {}]);
-  });
-
   it('is what the sign-in asks for; without it the authorization request names no scope the server did not advertise', async () => {
     const f = await oauthMcpServer();
     fixtures.push(f);
