@@ -79,12 +79,7 @@ export interface ScopedRule {
  * listed once, under its shortest name.
  */
 export async function listRuleFiles(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await markdownBelow(dir);
-  } catch {
-    return [];
-  }
+  const names = await markdownBelow(dir);
   // Each file once, under its shortest name (a symlinked file, or a link into a folder reached some other way,
   // lists it twice).
   const shortest = new Map<string, string>();
