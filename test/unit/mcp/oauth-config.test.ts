@@ -3,10 +3,10 @@
 // default), and `xaa`, which agentd does not support, is said in the log rather than dropped silently. Through
 // McpAuth and a real hub, against the loopback authorization server of test/support/oauth-mcp.ts.
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpAuth, McpAuthError } from '../../../src/mcp/auth.js';
+import { McpAuthError } from '../../../src/mcp/auth.js';
 import { oauthScopes } from '../../../src/mcp/oauth-store.js';
 import { type OAuthMcpFixture, oauthMcpServer } from '../../support/oauth-mcp.js';
-import { hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
+import { authFor, hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
 
 const fixtures: OAuthMcpFixture[] = [];
 const closers: Array<() => Promise<void> | void> = [];
@@ -16,8 +16,6 @@ afterEach(async () => {
   removeGrantDirs();
 });
 
-type LogLine = [level: 'info' | 'warn', message: string | undefined, fields: object];
-
 async function authWith(oauth: Record<string, unknown>) {
   const f = await oauthMcpServer();
   fixtures.push(f);
@@ -26,15 +24,7 @@ async function authWith(oauth: Record<string, unknown>) {
   const { hub } = hubFor(s);
   closers.push(() => hub.close());
   await hub.settled(20_000);
-  const logs: LogLine[] = [];
-  const auth = new McpAuth({
-    hub,
-    store: s.store,
-    fetch: globalThis.fetch,
-    clientVersion: 'test',
-    logger: { info: (fields, message) => logs.push(['info', message, fields]), warn: (fields, message) => logs.push(['warn', message, fields]) },
-    load: () => import('../../../src/mcp/lazy-entry.js'),
-  });
+  const { auth, logs } = authFor(hub, s);
   closers.push(() => auth.close());
   return { f, hub, auth, logs };
 }

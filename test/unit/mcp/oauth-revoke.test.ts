@@ -4,10 +4,10 @@
 // an error, nothing within the time limit, or no revocation endpoint at all (then nothing is sent). Against the
 // loopback authorization server of test/support/oauth-mcp.ts, through McpAuth and a real hub.
 import { afterEach, describe, expect, it } from 'vitest';
-import { McpAuth } from '../../../src/mcp/auth.js';
+import type { McpAuth } from '../../../src/mcp/auth.js';
 import type { McpHub } from '../../../src/mcp/hub.js';
 import { type OAuthMcpFixture, type OAuthMcpOptions, oauthMcpServer } from '../../support/oauth-mcp.js';
-import { type Seeded, hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
+import { type LogLine, type Seeded, authFor, hubFor, removeGrantDirs, seedGrant } from './oauth-support.js';
 
 const fixtures: OAuthMcpFixture[] = [];
 const closers: Array<() => Promise<void>> = [];
@@ -23,8 +23,6 @@ async function fixture(o: OAuthMcpOptions = {}): Promise<OAuthMcpFixture> {
   return f;
 }
 
-type LogLine = [level: 'info' | 'warn', message: string | undefined, fields: object];
-
 /** RFC 8414 metadata for the fixture's authorization server, as discovery would have kept it with a grant. */
 function metadataOf(f: OAuthMcpFixture, extra: Record<string, unknown>): Record<string, unknown> {
   return { issuer: f.issuer, authorization_endpoint: `${f.issuer}authorize`, token_endpoint: `${f.issuer}token`, response_types_supported: ['code'], revocation_endpoint: `${f.issuer}revoke`, ...extra };
@@ -35,16 +33,7 @@ async function connected(s: Seeded, revokeTimeoutMs = 5_000): Promise<{ hub: Mcp
   closers.push(() => hub.close());
   await hub.settled(20_000);
   expect(hub.initList()).toEqual([{ name: 'secure', status: 'connected', source: 'dynamic' }]);
-  const logs: LogLine[] = [];
-  const auth = new McpAuth({
-    hub,
-    store: s.store,
-    fetch: globalThis.fetch,
-    clientVersion: 'test',
-    revokeTimeoutMs,
-    logger: { info: (fields, message) => logs.push(['info', message, fields]), warn: (fields, message) => logs.push(['warn', message, fields]) },
-    load: () => import('../../../src/mcp/lazy-entry.js'),
-  });
+  const { auth, logs } = authFor(hub, s, { revokeTimeoutMs });
   return { hub, auth, logs };
 }
 

@@ -1,10 +1,11 @@
 // What the MCP OAuth unit tests share: a grant file in a temporary directory holding a grant for the loopback
 // fixture's server (a registered client and tokens issued by its authorization server, as mcp_authenticate
-// would have stored them), and a hub connecting to that server with it.
+// would have stored them), a hub connecting to that server with it, and McpAuth over the two.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RemoteServerConfig } from '../../../src/mcp/config.js';
+import { McpAuth } from '../../../src/mcp/auth.js';
 import type { McpHub } from '../../../src/mcp/hub.js';
 import { McpOAuthStore, oauthKey } from '../../../src/mcp/oauth-store.js';
 import { ToolRegistry } from '../../../src/tools/registry.js';
@@ -60,4 +61,21 @@ export function hubFor(s: Seeded, tools = new ToolRegistry([])): { hub: McpHub; 
   hub.start();
   hub.add([{ kind: 'remote', name: 'secure', source: 'dynamic', config: s.config }]);
   return { hub, tools };
+}
+
+export type LogLine = [level: 'info' | 'warn', message: string | undefined, fields: object];
+
+/** McpAuth over `hub` and the grant file in `s`, its log lines collected. */
+export function authFor(hub: McpHub, s: Seeded, o: { revokeTimeoutMs?: number } = {}): { auth: McpAuth; logs: LogLine[] } {
+  const logs: LogLine[] = [];
+  const auth = new McpAuth({
+    hub,
+    store: s.store,
+    fetch: globalThis.fetch,
+    clientVersion: 'test',
+    ...(o.revokeTimeoutMs !== undefined ? { revokeTimeoutMs: o.revokeTimeoutMs } : {}),
+    logger: { info: (fields, message) => logs.push(['info', message, fields]), warn: (fields, message) => logs.push(['warn', message, fields]) },
+    load: () => import('../../../src/mcp/lazy-entry.js'),
+  });
+  return { auth, logs };
 }
