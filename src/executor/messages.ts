@@ -10,6 +10,11 @@ export function noSuchTool(name: string): string {
   return `Error: No such tool available: ${name}`;
 }
 
+/** A tool a whole-tool deny rule took out of the session (Claude Code 2.1.330's words, main loop and subagents alike). */
+export function withheldTool(name: string): string {
+  return `${noSuchTool(name)}. ${name} is disabled for this session, in subagents as well as here.`;
+}
+
 export function unparsableInput(toolName: string, detail: string): string {
   return `InputValidationError: The input for ${toolName} could not be parsed as JSON (${detail}). Send the parameters as a JSON object.`;
 }
