@@ -6,6 +6,24 @@
 // Drives the reference binary through the official TS SDK against the loopback server (which records bodies).
 // The managed policy FILE (/etc/claude-code/managed-settings.json) is measured in a private mount namespace
 // (unshare -m, an overlay over /etc), so nothing outside this run sees it; it needs root and overlayfs.
+//
+// Findings (2.1.330, as run for issue 21):
+//  - D1-D8: a bare deny (`Bash`, `Bash(*)`, `WebFetch`) from managedSettings, the policy file, user, project,
+//    --settings or disallowedTools removes the tool from every request (main and subagent) and from
+//    system/init.tools; a call of it gets `<tool_use_error>Error: No such tool available: Bash. Bash is disabled for
+//    this session, in subagents as well as here.</tool_use_error>`, no permission_denials entry.
+//  - D9: `Bash(rm:*)` leaves Bash offered. D10: `Bash()` is no deny at all (the call ran). D11/D12: a bare `Edit` /
+//    `Read` removes only Edit / Read. D13: a session deny the host adds mid-session leaves the tool offered; the
+//    call is refused ("Permission to use Bash has been denied.") and listed in permission_denials.
+//  - U3/U4/U8/U9/U11: a PreToolUse hook's updatedInput is checked against the schema and the tool's validateInput;
+//    a failure is a deny "PreToolUse hook for Write returned updatedInput that failed schema validation: … / that
+//    the tool refused: …\nThe tool input from the model was valid; the hook's rewrite of it was not.", listed in
+//    permission_denials with the model's input. U7: a hook's relative path is resolved against the cwd and written.
+//  - U5: canUseTool's schema-invalid updatedInput: `<tool_use_error>The permission handler returned updatedInput for
+//    Write that failed schema validation: …</tool_use_error>`, no denial. U1: its relative path is written (in cwd).
+//    U6/U2: Write's own call re-checks (unread file; a denied path: "Permission to edit … has been denied.").
+//    U10/U12: no deny-rule re-check otherwise — a rewritten Bash command a deny rule names ran, a rewritten Read
+//    path a deny rule names was read.
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
