@@ -55,6 +55,8 @@ export interface AgentToolOptions {
   run: (spec: NestedLoopSpec) => Promise<NestedLoopOutcome>;
   /** Every tool the parent has (a subagent's list is picked from these). */
   parentTools: () => readonly AnyTool[];
+  /** Tools a deny rule keeps out of the session: a subagent's call of one is told so, as the parent's is. */
+  withheld?: (name: string) => boolean;
   parentModel: () => string;
   /** The subagent's system prompt around its definition's prompt (environment etc.). */
   system: (agentPrompt: string, model: string) => SystemBlock[];
@@ -88,11 +90,12 @@ export function subagentTools(def: AgentDefinition, parent: readonly AnyTool[], 
   return out;
 }
 
-function toolset(tools: readonly AnyTool[]): Toolset {
+function toolset(tools: readonly AnyTool[], withheld: ((name: string) => boolean) | undefined): Toolset {
   const byName = new Map(tools.map((t) => [t.name, t]));
   let defs: ReturnType<Toolset['definitions']> | undefined;
   return {
     get: (name) => byName.get(name),
+    ...(withheld ? { withheld } : {}),
     definitions: () =>
       (defs ??= tools.map((t) => ({ name: t.name, description: t.description, input_schema: structuredClone(t.inputJsonSchema ?? (z.toJSONSchema(t.inputSchema, { target: 'draft-07', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>)) }))),
   };
@@ -187,7 +190,7 @@ async function runTask(o: AgentToolOptions, task: TaskHandle, p: RunPlan): Promi
       agentId: p.agentId,
       prompt,
       system: (m) => o.system(p.def.prompt, m),
-      tools: toolset(p.tools),
+      tools: toolset(p.tools, o.withheld),
       settings: { model: p.model, fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: p.def.maxTurns, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
       signal: task.signal,
       forwardText: o.forwardText(),

@@ -65,6 +65,7 @@ export function installAgentTool(o: {
         const t = o.tools.get(n);
         return t ? [t] : [];
       }),
+      withheld: (name) => o.tools.withheld(name),
       parentModel: () => o.session().settings.model,
       system: (prompt, model) => {
         const s = o.session().shared.current;

@@ -53,7 +53,14 @@ export function commandShellRunner(d: {
     // command file cannot grant itself anything.
     const verdict = await d.permissions.check({ tool: bash, input, toolUseId, hook: undefined, shared }, signal);
     if (verdict.behavior !== 'allow') return { ok: false, message: verdict.message };
-    const out = await bash.call(verdict.updatedInput ?? input, {
+    // A host's rewrite is held to the schema, as a model call's is (the deny rules already held for it).
+    let run = input;
+    if (verdict.rewrite) {
+      const r = bash.inputSchema.safeParse(verdict.rewrite.input);
+      if (!r.success) return { ok: false, message: 'the permission handler returned an updatedInput that is not a valid Bash command' };
+      run = r.data as Record<string, unknown>;
+    }
+    const out = await bash.call(run, {
       toolUseId,
       shared,
       env: d.toolEnv,

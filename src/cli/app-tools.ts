@@ -9,6 +9,7 @@ import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy
 import type { BackgroundRegistry, ToolEnvironment } from '../tools/tool.js';
 import type { ModelClient, Usage } from '../model/types.js';
 import { createSideModel } from './side-model.js';
+import { withheldByDeny } from '../permissions/match.js';
 import type { PermissionRule } from '../permissions/rules.js';
 import { type SandboxSetup, setUpCommandSandbox } from './sandbox-setup.js';
 import { newUuid } from '../util/ids.js';
@@ -57,13 +58,14 @@ export function setUpTools(
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
   const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: config.env.path, home: config.home, hidden: [config.configDir], logger });
   const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
-  const tools = new ToolRegistry([]);
+  // A whole-tool deny rule from any layer keeps the tool out of every request, as in Claude Code.
+  const tools = new ToolRegistry([], { withheld: withheldByDeny(config.permissions.rules) });
   let loadTools!: () => void;
   const toolsReady = new Promise<void>((resolve) => {
     loadTools = () => resolve();
   }).then(() => import('../tools/lazy-entry.js')).then((m) => {
     background = m.createBackgroundRegistry();
-    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools, removed: opts.disallowedTools.filter((r) => !r.includes('(')) });
+    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools });
     // StructuredOutput may already be registered (from --json-schema); the built-ins go in front of it.
     const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
     for (const n of tools.names()) tools.remove(n);

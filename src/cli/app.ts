@@ -205,7 +205,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
   }, io.cwd);
-  hookRunner.addCommands(config.settings.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants })));
+  hookRunner.addCommands(config.settings.commandHooks.map((h) => ({ kind: 'command' as const, event: h.event, matcher: h.matcher, command: h.command, timeoutSec: h.timeoutSec, source: h.source, grants: h.grants, ...(h.onFailure ? { onFailure: h.onFailure } : {}) })));
   const hookCtx: HookContext = {
     sessionId,
     transcriptPath: () => opened.transcriptPath,
@@ -323,7 +323,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     hooksApplied = req.hooks !== undefined && req.hooks !== null && Object.keys(req.hooks).length > 0;
     hookRunner.setCallbacks(
       Object.entries(req.hooks ?? {}).flatMap(([event, matchers]) =>
-        matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined })),
+        matchers.map((m) => ({ kind: 'callback' as const, event, matcher: m.matcher ?? undefined, callbackIds: m.hookCallbackIds, timeoutSec: m.timeout ?? undefined, ...(m.onFailure ? { onFailure: m.onFailure } : {}) })),
       ),
     );
     const mcpFields = mcpSetup.fromInitialize(req);

@@ -22,7 +22,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'print', kind: 'boolean', aliases: ['p'], status: 'yes', help: 'One-shot mode: answer the prompt argument (or stdin) and exit' },
   { name: 'verbose', kind: 'boolean', status: 'ignored', help: 'Accepted for compatibility (stream-json output is always complete)' },
   { name: 'include-partial-messages', kind: 'boolean', status: 'yes', help: 'Emit stream_event frames while the model streams' },
-  { name: 'include-hook-events', kind: 'boolean', status: 'yes', help: 'Emit hook_started/hook_progress/hook_response frames' },
+  { name: 'include-hook-events', kind: 'boolean', status: 'yes', help: 'Emit system/hook_started and system/hook_response frames' },
   { name: 'replay-user-messages', kind: 'boolean', status: 'yes', help: 'Echo each consumed user message back (isReplay)' },
   { name: 'version', kind: 'boolean', aliases: ['v'], status: 'yes', help: 'Print the version line and exit' },
   { name: 'help', kind: 'boolean', aliases: ['h'], status: 'yes', help: 'Print this help and exit' },

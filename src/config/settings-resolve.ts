@@ -27,6 +27,8 @@ export interface SettingsCommandHook {
   matcher: string | undefined;
   command: string;
   timeoutSec: number | undefined;
+  /** What the hook's failure does (hooks/runner.ts OnFailure); unset: agentd's default. */
+  onFailure?: 'continue' | 'block';
   source: RuleSource;
   /** False for hooks from an untrusted project/local file: their answers cannot allow or add permissions. */
   grants: boolean;
@@ -176,7 +178,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
             unsupported.push({ file: l.file, key: `hooks.${event} (type ${h.type ?? 'command'})` });
             continue;
           }
-          commandHooks.push({ event, matcher: e.matcher, command: h.command, timeoutSec: h.timeout, source: l.source, grants: trusted });
+          commandHooks.push({ event, matcher: e.matcher, command: h.command, timeoutSec: h.timeout, ...(h.onFailure ? { onFailure: h.onFailure } : {}), source: l.source, grants: trusted });
         }
       }
     }

@@ -7,6 +7,7 @@ const CommandHook = z.lazy(() => z.looseObject({
   type: z.optional(z.string()),
   command: z.optional(z.string()),
   timeout: z.optional(z.number()),
+  onFailure: z.optional(z.enum(['continue', 'block'])),
 }));
 const HookMatcherEntry = z.lazy(() => z.looseObject({ matcher: z.optional(z.string()), hooks: z.array(CommandHook) }));
 

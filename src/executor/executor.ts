@@ -22,6 +22,8 @@ export type { CallRecord } from './call-state.js';
 
 export interface ToolLookup {
   get(name: string): AnyTool | undefined;
+  /** A deny rule keeps this tool out of the session: a call of it is told so, not just that the name is unknown. */
+  withheld?(name: string): boolean;
 }
 
 export interface ExecutorDeps {
@@ -82,7 +84,7 @@ export class StreamingToolExecutor {
     const tool = this.deps.tools.get(block.name);
     let immediate: { text: string; kind: CallErrorKind } | undefined;
     let parsed: unknown;
-    if (!tool) immediate = { text: msg.noSuchTool(block.name), kind: 'unknown_tool' };
+    if (!tool) immediate = { text: this.deps.tools.withheld?.(block.name) === true ? msg.withheldTool(block.name) : msg.noSuchTool(block.name), kind: 'unknown_tool' };
     else if (parseError !== undefined) immediate = { text: msg.unparsableInput(block.name, parseError), kind: 'input_validation' };
     else {
       const r = tool.inputSchema.safeParse(block.input);

@@ -10,6 +10,11 @@ export function noSuchTool(name: string): string {
   return `Error: No such tool available: ${name}`;
 }
 
+/** A tool a whole-tool deny rule took out of the session (Claude Code 2.1.330's words, main loop and subagents alike). */
+export function withheldTool(name: string): string {
+  return `${noSuchTool(name)}. ${name} is disabled for this session, in subagents as well as here.`;
+}
+
 export function unparsableInput(toolName: string, detail: string): string {
   return `InputValidationError: The input for ${toolName} could not be parsed as JSON (${detail}). Send the parameters as a JSON object.`;
 }
@@ -29,6 +34,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): { present: boolea
 }
 
 export function inputValidationError(toolName: string, issues: readonly z.core.$ZodIssue[], input: unknown): string {
+  return `InputValidationError: ${validationIssues(toolName, issues, input)}`;
+}
+
+/** "<Tool> failed due to the following issues: …", one line per bad field (Claude Code's wording). */
+export function validationIssues(toolName: string, issues: readonly z.core.$ZodIssue[], input: unknown): string {
   const lines = issues.slice(0, 10).map((i) => {
     const at = pathText(i.path);
     if (i.code === 'invalid_type') {
@@ -43,7 +53,7 @@ export function inputValidationError(toolName: string, issues: readonly z.core.$
   });
   const more = issues.length > 10 ? `\n(${issues.length - 10} more issues)` : '';
   const noun = issues.length === 1 ? 'issue' : 'issues';
-  return `InputValidationError: ${toolName} failed due to the following ${noun}:\n${lines.join('\n')}${more}`;
+  return `${toolName} failed due to the following ${noun}:\n${lines.join('\n')}${more}`;
 }
 
 export const INTERRUPTED_BEFORE_START =

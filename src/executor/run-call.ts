@@ -1,12 +1,14 @@
 // The fixed pipeline for one call that passed schema validation:
 // validateInput → PreToolUse hooks → permission → call (with progress and abort) → result mapping →
-// PostToolUse (or PostToolUseFailure) hooks. A tool cannot skip a step; every error becomes a result.
+// PostToolUse (or PostToolUseFailure) hooks. A tool cannot skip a step; every error becomes a result. An input a
+// hook or the host rewrote passes the schema and validateInput again before it goes on (rewrite.ts).
 import type { ToolResultBlock, ToolResultContent, ToolUseBlock } from '../model/types.js';
 import type { DecisionMeta, PermissionDenialInfo, ToolOutcomeKind } from '../thread/events.js';
 import type { AnyTool, ContextModifier, ToolProgressUpdate } from '../tools/tool.js';
 import type { CallErrorKind, CallPhase } from './call-state.js';
 import type { ExecutorDeps } from './executor.js';
 import * as msg from './messages.js';
+import { checkRewrite } from './rewrite.js';
 
 export interface PipelineOutput {
   block: ToolResultBlock;
@@ -49,11 +51,6 @@ function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function reparse(tool: AnyTool, input: unknown): { ok: true; value: unknown } | { ok: false; error: string } {
-  const r = tool.inputSchema.safeParse(input);
-  return r.success ? { ok: true, value: r.data } : { ok: false, error: msg.inputValidationError(tool.name, r.error.issues, input) };
-}
-
 function asRecord(v: unknown): Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
@@ -76,10 +73,11 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
   p.onPhase?.('awaiting_hooks');
   const pre = await deps.hooks.preToolUse({ toolName: tool.name, toolUseId: block.id, input: asRecord(input), ...mcpOf(tool) }, signal);
   const additionalContext = [...(pre.additionalContext ?? [])];
-  if (pre.updatedInput) {
-    const r = reparse(tool, pre.updatedInput);
-    if (!r.ok) return errorOutput(block, r.error, 'input_validation', { additionalContext });
-    input = r.value;
+  // A rewrite of a call a hook denies does not matter: the deny stands.
+  if (pre.updatedInput && pre.decision?.behavior !== 'deny') {
+    const r = await checkRewrite({ tool, block, modelInput: p.parsed, rewrite: pre.updatedInput, source: { by: 'hook', event: 'PreToolUse' }, shared, env: deps.env, additionalContext });
+    if (!r.ok) return { ...r.output, ...(pre.stop ? { stopReason: pre.stop.reason } : {}) };
+    input = r.input;
   }
 
   // 3. Permission: mode, rules, hook decision, host.
@@ -112,10 +110,11 @@ export async function runPipeline(p: PipelineInput): Promise<PipelineOutput> {
       ...(pre.stop ? { stopReason: pre.stop.reason } : {}),
     };
   }
-  if (verdict.updatedInput) {
-    const r = reparse(tool, verdict.updatedInput);
-    if (!r.ok) return errorOutput(block, r.error, 'input_validation', { additionalContext, decision: verdict.meta });
-    input = r.value;
+  if (verdict.rewrite) {
+    const source = verdict.rewrite.by === 'host' ? { by: 'host' as const } : { by: 'hook' as const, event: 'PermissionRequest' as const };
+    const r = await checkRewrite({ tool, block, modelInput: p.parsed, rewrite: verdict.rewrite.input, source, shared, env: deps.env, additionalContext });
+    if (!r.ok) return { decision: verdict.meta, ...r.output, ...(pre.stop ? { stopReason: pre.stop.reason } : {}) };
+    input = r.input;
   }
 
   // 4. Run it.

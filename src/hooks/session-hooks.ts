@@ -3,7 +3,8 @@
 // semantics: reported, then the event goes on as if the hook had not run). Permission-deciding hooks
 // (PreToolUse, PermissionRequest) that fail otherwise — timeout, garbage output, a failed SDK callback — block
 // the call and say so, where Claude Code lets the call go on (agentd is stricter: the hook's verdict is
-// unknown); other hooks' failures are reported and do not change the outcome.
+// unknown); other hooks' failures are reported and do not change the outcome. A hook registered with
+// `onFailure` decides for itself (runner.ts): `block` makes any failure a block, `continue` lets the action go on.
 import type { HookPermissionDecision, PostToolUseResult, PreToolUseResult, ToolHooks } from '../tools/call-ports.js';
 import type { PermissionRequestHook } from '../permissions/layer.js';
 import type { TurnHooks } from './turn-hooks.js';
@@ -50,7 +51,7 @@ export function createToolHooks(runner: HookRunner, ctx: HookContext): ToolHooks
       };
       for (const r of runs) {
         if (!r.ok) {
-          if (r.failure === 'exit_code') continue;
+          if (r.proceeds) continue;
           consider({ behavior: 'deny', reason: `The PreToolUse hook ${r.name} failed (${r.error}), so the call is blocked.`, source: r.name });
           continue;
         }
@@ -126,7 +127,7 @@ export function createPermissionRequestHook(runner: HookRunner, ctx: HookContext
       req.toolUseId,
     );
     for (const r of runs) {
-      if (!r.ok && r.failure === 'exit_code') continue;
+      if (!r.ok && r.proceeds) continue;
       if (!r.ok) return { behavior: 'deny', message: `The PermissionRequest hook ${r.name} failed (${r.error}), so the call is denied.`, source: `hook:${r.name}` };
       if (r.blocking !== undefined) return { behavior: 'deny', message: r.blocking, source: `hook:${r.name}` };
     }

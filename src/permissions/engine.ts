@@ -233,9 +233,10 @@ function howToAllow(d: DecisionInput, f: Facts): string {
   return `add ${d.tool.name} to --allowedTools`;
 }
 
-export async function decide(d: DecisionInput): Promise<Decision> {
-  const f = await gatherFacts(d);
-  const pinned = f.path ? { pinnedRealPath: f.path.real } : {};
+type DenyDecision = Extract<Decision, { behavior: 'deny' }>;
+
+/** Step 1: the deny rules (a matching rule, a path a command names, a program a command may hide). */
+function ruleDenial(d: DecisionInput, f: Facts): DenyDecision | undefined {
   const denyRule = d.rules.byBehavior('deny').find((r) => applies(r, d, f, 'any'));
   if (denyRule) {
     return { behavior: 'deny', decidedBy: `rule:${describeRule(denyRule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied by the rule ${formatRule(denyRule)} (${denyRule.source}).` };
@@ -262,6 +263,22 @@ export async function decide(d: DecisionInput): Promise<Decision> {
       };
     }
   }
+  return undefined;
+}
+
+/**
+ * The deny rules alone (step 1 of `decide`), for an input the host or a PermissionRequest hook rewrote after the
+ * call was allowed: whoever approved the call, a rewrite cannot reach what a deny rule protects.
+ */
+export async function denialOf(d: DecisionInput): Promise<DenyDecision | undefined> {
+  return ruleDenial(d, await gatherFacts(d));
+}
+
+export async function decide(d: DecisionInput): Promise<Decision> {
+  const f = await gatherFacts(d);
+  const pinned = f.path ? { pinnedRealPath: f.path.real } : {};
+  const denied = ruleDenial(d, f);
+  if (denied) return denied;
   if (d.hook?.behavior === 'deny') {
     return { behavior: 'deny', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', message: d.hook.reason ?? `Denied by a PreToolUse hook (${d.hook.source}).` };
   }

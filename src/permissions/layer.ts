@@ -4,11 +4,13 @@
 import type { PermissionGate, PermissionRequestInfo, PermissionVerdict } from '../tools/call-ports.js';
 import type { Logger } from '../log/logger.js';
 import { childController } from '../util/abort.js';
-import { type Decision, type DecisionInput, type Suggestion, decide } from './engine.js';
+import { isDeepStrictEqual } from 'node:util';
+import { type Decision, type DecisionInput, type Suggestion, decide, denialOf } from './engine.js';
 import type { CommandAnalyzer } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { resolveToolPath } from './paths.js';
 import type { RuleSet } from './rules.js';
+import { parseRewrite } from '../tools/rewrite-input.js';
 import type { ReadOnlySandbox } from '../tools/sandbox/types.js';
 import { type PermissionUpdateValue, type UpdateTarget, applyUpdates } from './updates.js';
 
@@ -104,22 +106,23 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
       return deny(`${req.tool.name} was denied: the host's permission policy for this MCP tool is always_deny.`, 'mcpPolicy:always_deny', 'rule', true);
     }
     let d: Decision;
+    const sandbox = deps.readOnlySandbox;
+    const decisionInput = (input: Record<string, unknown>): DecisionInput => ({
+      tool: req.tool,
+      input,
+      hook: req.hook,
+      shared: req.shared,
+      mode,
+      rules: deps.rules,
+      analyzer: deps.analyzer,
+      ...(sandbox ? { readOnlyAutoApprovalBlocked: () => sandbox.autoApprovalBlocked() } : {}),
+      ...(deps.sandboxAutoAllow ? { sandboxAutoAllow: deps.sandboxAutoAllow } : {}),
+      ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
+      ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
+      ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),
+    });
     try {
-      const sandbox = deps.readOnlySandbox;
-      d = await decide({
-        tool: req.tool,
-        input: req.input,
-        hook: req.hook,
-        shared: req.shared,
-        mode,
-        rules: deps.rules,
-        analyzer: deps.analyzer,
-        ...(sandbox ? { readOnlyAutoApprovalBlocked: () => sandbox.autoApprovalBlocked() } : {}),
-        ...(deps.sandboxAutoAllow ? { sandboxAutoAllow: deps.sandboxAutoAllow } : {}),
-        ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
-        ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
-        ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),
-      });
+      d = await decide(decisionInput(req.input));
     } catch (err) {
       deps.logger.error({ err, tool: req.tool.name }, 'permission decision failed; denying');
       return deny(`Permission check failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);
@@ -177,11 +180,27 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
       };
     }
     if (answer.updatedPermissions?.length) await applyUpdates(answer.updatedPermissions, deps.updates, req.shared.cwd, deps.logger);
-    // An edited input may name another file: pin the path the host actually approved.
+    // An input sent back unchanged (what most hosts do) is no rewrite.
+    const rewritten = answer.updatedInput !== undefined && !isDeepStrictEqual(answer.updatedInput, req.input) ? answer.updatedInput : undefined;
     let pinned = d.pinnedRealPath;
-    if (answer.updatedInput) {
+    if (rewritten) {
+      // Whoever allowed the call, the deny rules hold for the input that will run. (Claude Code 2.1.330 checks a
+      // rewrite only against the tool's schema: its Bash and Read run a rewritten command or path a deny rule
+      // names; test/measure/deny-removes-tool.measure.ts.)
+      const who = answer.source === 'host' ? `The permission handler (${req.tool.name})` : `The PermissionRequest hook (${req.tool.name})`;
+      // Judged as it will run (unknown keys dropped); one the schema refuses never runs (the executor says why).
+      const parsed = parseRewrite(req.tool, rewritten);
+      let denied;
       try {
-        const s = req.tool.permissionSubject?.(answer.updatedInput, req.shared);
+        denied = parsed.ok ? await denialOf(decisionInput(asRecord(parsed.value))) : undefined;
+      } catch (err) {
+        deps.logger.error({ err, tool: req.tool.name }, 'permission check of a rewritten input failed; denying');
+        return deny(`Permission check of the rewritten input failed (${err instanceof Error ? err.message : String(err)}); the call was denied.`, 'error', 'other', true);
+      }
+      if (denied) return deny(`${who} returned updatedInput that a deny rule forbids, so the call was not run: ${denied.message}`, denied.decidedBy, 'rule', true);
+      // An edited input may name another file: pin the path the host actually approved.
+      try {
+        const s = parsed.ok ? req.tool.permissionSubject?.(parsed.value, req.shared) : undefined;
         if (s && (s.kind === 'read' || s.kind === 'write')) pinned = resolveToolPath(s.path, req.shared.cwd).real;
       } catch {
         // The executor re-validates the input; a tool that cannot describe it gets no pin.
@@ -189,7 +208,7 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
     }
     return {
       behavior: 'allow',
-      ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}),
+      ...(rewritten ? { rewrite: { input: rewritten, by: answer.source === 'host' ? ('host' as const) : ('hook' as const) } } : {}),
       meta: {
         decision: 'accept',
         source: answer.source === 'host' ? (answer.updatedPermissions?.length ? 'user_permanent' : 'user_temporary') : 'hook',
@@ -228,4 +247,8 @@ async function race(prompt: PromptRequest, ctl: AbortController, deps: Permissio
       },
     );
   });
+}
+
+function asRecord(v: unknown): Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }

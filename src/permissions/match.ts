@@ -92,6 +92,19 @@ export function ruleNamesTool(rule: PermissionRule, toolName: string, subjectKin
   return false;
 }
 
+/**
+ * The tools a whole-tool deny rule (`Bash`, `WebFetch`, `Bash(*)`, `mcp__srv`: no specifier) takes out of the
+ * session, from whichever layer it comes (managed policy, user, project, local, --settings, --disallowedTools).
+ * Claude Code 2.1.330 offers such a tool to no request, the main loop's or a subagent's, leaves it out of
+ * system/init.tools, and answers a call of it with "No such tool available"; a bare `Edit` or `Read` takes only
+ * that tool, not the others its rules cover (test/measure/deny-removes-tool.measure.ts). Judged on the rules at
+ * start-up: a deny the host adds later refuses calls and leaves the tool offered, as in Claude Code.
+ */
+export function withheldByDeny(rules: readonly PermissionRule[]): (toolName: string) => boolean {
+  const whole = rules.filter((r) => r.behavior === 'deny' && r.ruleContent === undefined);
+  return (toolName) => whole.some((r) => ruleNamesTool(r, toolName, 'none'));
+}
+
 function escapeRegex(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -20,6 +20,8 @@ import { type UsageLedger, emptyTurnUsage } from './usage.js';
 /** The tools a loop offers the model and runs (the session's registry, or a subagent's restricted set). */
 export interface Toolset {
   get(name: string): AnyTool | undefined;
+  /** A deny rule keeps this tool out of the session (the executor says so when the model calls it anyway). */
+  withheld?(name: string): boolean;
   /** Asked per request: a set that changes during a turn (MCP servers connecting) offers its tools next round. */
   definitions(): ToolDefinition[];
 }

@@ -47,7 +47,12 @@ export interface ToolHooks {
 export type PermissionVerdict =
   | {
       behavior: 'allow';
-      updatedInput?: Record<string, unknown>;
+      /**
+       * The input as the host (can_use_tool, the permission prompt tool) or a PermissionRequest hook rewrote it; the
+       * deny rules already hold for it, and the executor checks it against the tool's schema and own checks
+       * before it runs (executor/rewrite.ts).
+       */
+      rewrite?: { input: Record<string, unknown>; by: 'host' | 'hook' };
       meta: DecisionMeta;
       /** Why the call may run (a command only the shell analyser approved runs in the read-only sandbox). */
       approval: Approval;

@@ -107,7 +107,7 @@ export interface Harness {
   controller: AbortController;
 }
 
-export function harness(tools: AnyTool[], opts: { maxConcurrency?: number; hooks?: ToolHooks; permissions?: PermissionGate } = {}): Harness {
+export function harness(tools: AnyTool[], opts: { maxConcurrency?: number; hooks?: ToolHooks; permissions?: PermissionGate; withheld?: (name: string) => boolean } = {}): Harness {
   const events: SessionEvent[] = [];
   const shared = { current: { cwd: '/w', additionalDirectories: [] as readonly string[] } };
   const controller = new AbortController();
@@ -115,7 +115,7 @@ export function harness(tools: AnyTool[], opts: { maxConcurrency?: number; hooks
   const byName = new Map(tools.map((t) => [t.name, t]));
   const logger = silentLogger();
   const deps: ExecutorDeps = {
-    tools: { get: (name) => byName.get(name) },
+    tools: { get: (name) => byName.get(name), ...(opts.withheld ? { withheld: opts.withheld } : {}) },
     hooks: opts.hooks ?? passThroughHooks,
     permissions: opts.permissions ?? passThroughPermissions,
     maxConcurrency: opts.maxConcurrency ?? 10,

@@ -304,8 +304,18 @@ describe('the fixed pipeline', () => {
     const done = h.executor.settle();
     await vi.runAllTimersAsync();
     const records = await done;
-    expect(records.map((r) => r.outcome)).toEqual(['error', 'success', 'denied']);
+    expect(records.map((r) => r.outcome)).toEqual(['denied', 'success', 'denied']);
     expect(log.map((l) => [l.id, l.end])).toEqual([['rw', 7]]);
+    // A rewrite the schema refuses is the hook's fault: a deny with Claude Code's words, the model's input recorded.
+    const refused = "PreToolUse hook for T returned updatedInput that failed schema validation: T failed due to the following issue:\nThe parameter `ms` type is expected as `number` but provided as `string`\nThe tool input from the model was valid; the hook's rewrite of it was not.";
+    expect(records[0]).toEqual({
+      toolUseId: 'bad',
+      toolName: 'T',
+      block: { type: 'tool_result', tool_use_id: 'bad', content: refused, is_error: true },
+      outcome: 'denied',
+      additionalContext: [],
+      denial: { toolName: 'T', toolUseId: 'bad', input: { ms: 1 } },
+    });
     expect(records[2]).toMatchObject({
       block: { type: 'tool_result', tool_use_id: 'no', content: 'Not today.', is_error: true },
       denial: { toolName: 'T', toolUseId: 'no', input: { ms: 1 } },

@@ -115,7 +115,7 @@ describe('asking the host', () => {
     ]);
     expect(r.pending).toEqual([1]);
     answer(r, 0, { behavior: 'allow', updatedInput: { command: 'make test' }, toolUseID: 'toolu_1' });
-    expect(await p).toEqual({ behavior: 'allow', updatedInput: { command: 'make test' }, meta: { decision: 'accept', source: 'user_temporary', decidedBy: 'host:allow' }, approval: { by: 'host' } });
+    expect(await p).toEqual({ behavior: 'allow', rewrite: { input: { command: 'make test' }, by: 'host' }, meta: { decision: 'accept', source: 'user_temporary', decidedBy: 'host:allow' }, approval: { by: 'host' } });
     expect(r.pending).toEqual([1, 0]);
   });
 
@@ -139,6 +139,25 @@ describe('asking the host', () => {
     await vi.advanceTimersByTimeAsync(0);
     answer(r, 0, { behavior: 'deny', message: 'No way.', interrupt: true, toolUseID: 'toolu_1' });
     expect(await p).toEqual({ behavior: 'deny', message: 'No way.', interrupt: true, meta: { decision: 'reject', source: 'user_reject', decidedBy: 'host:deny' } });
+  });
+
+  it("an allow whose updatedInput a deny rule forbids is a deny (agentd's: Claude Code would run it); an input sent back unchanged is no rewrite", async () => {
+    const r = rig();
+    r.layer.rules.add([{ toolName: 'Bash', ruleContent: 'rm:*', behavior: 'deny', source: 'userSettings', baseDir: cwd }]);
+    const p = r.layer.check(req('make build'), new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    answer(r, 0, { behavior: 'allow', updatedInput: { command: 'rm -rf build' }, toolUseID: 'toolu_1' });
+    const message = 'The permission handler (Bash) returned updatedInput that a deny rule forbids, so the call was not run: Permission to use Bash(rm -rf build) has been denied by the rule Bash(rm:*) (userSettings).';
+    expect(await p).toEqual({
+      behavior: 'deny',
+      message,
+      meta: { decision: 'reject', source: 'config', reasonType: 'rule', decidedBy: 'rule:Bash(rm:*)@userSettings' },
+      announce: { reasonType: 'rule', reason: message },
+    });
+    const same = r.layer.check(req('make build', 'toolu_2'), new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    answer(r, 1, { behavior: 'allow', updatedInput: { command: 'make build' }, toolUseID: 'toolu_2' });
+    expect(await same).toEqual({ behavior: 'allow', meta: { decision: 'accept', source: 'user_temporary', decidedBy: 'host:allow' }, approval: { by: 'host' } });
   });
 });
 
