@@ -192,6 +192,23 @@ const variants: Variant[] = [
   },
   { name: 'P3 sensitive names, dontAsk + allow Write Edit', mode: 'dontAsk', allowed: ['Write', 'Edit'], steps: writeAll, check: written },
   { name: 'P4 sensitive names, default + allow Edit(./**) (host denies)', allowed: ['Edit(./**)'], answer: 'deny', steps: writeAll, check: written },
+  {
+    name: 'O1 bare allow Write, Write to an absolute path outside (host denies)', allowed: ['Write', 'Edit'], answer: 'deny',
+    steps: (c) => [[{ name: 'Write', input: { file_path: join(c.out, 'n.txt'), content: 'new\n' } }]],
+    check: (c) => `out/n.txt: ${stateOf(join(c.out, 'n.txt'))}`,
+  },
+  {
+    name: 'O2 bare allow Write, Write through a symlinked dir to outside (host denies)', allowed: ['Write', 'Edit'], answer: 'deny',
+    setup: (c) => symlinkSync(c.out, join(c.cwd, 'outdir')),
+    steps: (c) => [[{ name: 'Write', input: { file_path: join(c.cwd, 'outdir/n.txt'), content: 'new\n' } }]],
+    check: (c) => `out/n.txt: ${stateOf(join(c.out, 'n.txt'))}`,
+  },
+  {
+    name: 'O3 allow Edit(//out/**) (a rule naming the outside dir), Write there (host denies)', answer: 'deny',
+    setup: () => undefined,
+    steps: (c) => [[{ name: 'Write', input: { file_path: join(c.out, 'n.txt'), content: 'new\n' } }]],
+    check: (c) => `out/n.txt: ${stateOf(join(c.out, 'n.txt'))}`,
+  },
   markerVariant('default'),
   markerVariant('acceptEdits'),
   markerVariant('plan'),
@@ -257,7 +274,7 @@ for (const v of variants.filter((x) => !only || only.some((o) => x.name.startsWi
         options: {
           pathToClaudeCodeExecutable: CLAUDE, cwd: c.cwd, env, model: 'claude-sonnet-4-5',
           ...(v.mode ? { permissionMode: v.mode, ...(v.mode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}) } : {}),
-          ...(v.allowed ? { allowedTools: v.allowed } : {}),
+          ...(v.allowed ? { allowedTools: v.allowed } : v.name.startsWith('O3') ? { allowedTools: [`Edit(/${c.out}/**)`] } : {}),
           ...(v.disallowed ? { disallowedTools: v.disallowed } : {}),
           ...(v.mcp ? { mcpServers: v.mcp(c) } : {}),
           canUseTool: async (toolName, inp, o) => {
