@@ -1,7 +1,8 @@
 // Path checks on a shell command beyond the text of Bash(...) rules, from the words the analyser evaluated:
 //  - Read deny rules apply to every word that may name a file the command reads (operands, option values, glued
 //    short-option values, `k=v` and `x:path` tails, `@file`, `<` targets), resolved against every directory the
-//    command may be in (the shell's cwd, `cd` targets, `-C` directories). Edit deny rules apply the same way to
+//    command may be in (the shell's cwd, `cd` targets, `-C` directories), and to the other names (hard links) of
+//    the files they cover. Edit deny rules apply the same way to
 //    commands that are not read-only and to output redirects.
 //  - What the analyser cannot see under a denied path asks: words only known when the command runs ($x, $(…),
 //    braces, globs that may expand into it), recursion over a directory holding it (grep -r, rg, diff, cp -r…),
@@ -16,6 +17,7 @@ import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { CommandSegments, SegmentDetail } from './match.js';
 import { globBase, globMatches, pathPattern, pathRuleMatchesEither } from './match.js';
 import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
+import { readIdentityFinding } from './links.js';
 import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, listsRecursively, readsCwdRecursively, writesGitConfig } from './programs.js';
 import { PROTECTED_DIRS, PROTECTED_FILES, discoverGitDir, gitHooksDirs, isDir, protectedDirOf } from './protected.js';
 import { type PermissionRule, formatRule } from './rules.js';
@@ -248,6 +250,10 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       for (const p of resolved) {
         const rule = matchesAny(ctx.readDeny, p, ctx.anchors) ?? (writes ? matchesAny(ctx.editDeny, p, ctx.anchors) : undefined);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
+        // Another name (a hard link) of a Read-denied file is that file (links.ts).
+        const id = rule ? undefined : readIdentityFinding(p, ctx.readDeny, ctx.anchors);
+        if (id?.kind === 'identityDeny') out.push({ kind: 'deny', rule: id.rule, path: id.other });
+        else if (id?.kind === 'identityUnverified' && !out.some((f) => f.kind === 'unseenRead')) out.push({ kind: 'unseenRead', rule: id.rule, reason: id.reason });
         // A token inside a longer word (a commit message, a script) counts for protected directories only when it
         // looks like a path into one (`open('.git/config')`), not a bare mention (`-m "fix .git handling"`).
         if (writes && program !== 'cd' && program !== 'pushd' && (!token || c.includes('/'))) {

@@ -113,7 +113,8 @@ export function readIdentityFinding(p: ResolvedPath, readDeny: readonly Permissi
     for (const anchor of anchors) {
       const pattern = pathPattern(rule.ruleContent as string, rule.baseDir, anchor);
       // A plain path covers itself and what is under it: start there rather than at its parent.
-      const base = pattern.endsWith('{,/**}') ? pattern.slice(0, -'{,/**}'.length) : globBase(pattern);
+      const plain = pattern.endsWith('{,/**}') ? pattern.slice(0, -'{,/**}'.length) : undefined;
+      const base = plain !== undefined && !/[*?[\]{}!]/.test(plain) ? plain : globBase(pattern);
       if (base === '/' || base === '') {
         unverified ??= rule;
         continue;
