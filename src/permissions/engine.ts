@@ -33,6 +33,7 @@ import {
   webFetchRuleMatches,
 } from './match.js';
 import type { PermissionModeName } from './modes.js';
+import { type Suggestion, howToAllow, suggestionsFor } from './advice.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
@@ -43,16 +44,10 @@ import { type PermissionRule, type RuleSet, describeRule, formatRule } from './r
 /** Tools that read the content of every file under the path they are given. */
 const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
 
+export type { Suggestion };
+
 export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'sandboxOverride' | 'other';
 
-export interface Suggestion {
-  type: 'addRules' | 'setMode' | 'addDirectories';
-  rules?: Array<{ toolName: string; ruleContent?: string }>;
-  behavior?: 'allow';
-  mode?: PermissionModeName;
-  directories?: string[];
-  destination: 'session' | 'localSettings';
-}
 
 export type Decision =
   | { behavior: 'allow'; decidedBy: string; reasonType: ReasonType; approval: Approval; pinnedRealPath?: string }
@@ -205,44 +200,6 @@ function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: F
   return used;
 }
 
-function suggestionsFor(d: DecisionInput, f: Facts): Suggestion[] {
-  const s = f.subject;
-  if (s.kind === 'write' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
-  if (s.kind === 'read' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
-  if (s.kind === 'write') return [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
-  if (s.kind === 'command' && f.command?.ok) {
-    const rules = f.command.segments.filter((seg) => seg.coverable).map((seg) => ({ toolName: d.tool.name, ruleContent: `${seg.text.split(' ')[0]}:*` }));
-    const unique = rules.filter((r, i) => rules.findIndex((x) => x.ruleContent === r.ruleContent) === i);
-    return [{ type: 'addRules', rules: unique, behavior: 'allow', destination: 'localSettings' }];
-  }
-  if (s.kind === 'fetch') {
-    try {
-      return [{ type: 'addRules', rules: [{ toolName: d.tool.name, ruleContent: `domain:${new URL(s.url).hostname}` }], behavior: 'allow', destination: 'localSettings' }];
-    } catch {
-      return [];
-    }
-  }
-  return [{ type: 'addRules', rules: [{ toolName: d.tool.name }], behavior: 'allow', destination: 'session' }];
-}
-
-function parentDir(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i > 0 ? p.slice(0, i) : '/';
-}
-
-function howToAllow(d: DecisionInput, f: Facts): string {
-  const s = f.subject;
-  if ((s.kind === 'read' || s.kind === 'write') && f.path && !f.inside) {
-    return `add its directory with --add-dir ${parentDir(f.path.real)}, or an allow rule such as ${s.kind === 'read' ? 'Read' : 'Edit'}(//${f.path.real.replace(/^\//, '')})`;
-  }
-  if (s.kind === 'write') return `use --permission-mode acceptEdits, or an allow rule such as Edit(${s.path})`;
-  if (s.kind === 'command') {
-    const first = f.command?.ok ? f.command.segments.filter((x) => x.coverable).map((x) => `${formatRule({ toolName: d.tool.name, ruleContent: `${x.text.split(' ')[0]}:*` })}`) : [];
-    return first.length ? `add allow rules such as ${[...new Set(first)].join(', ')} (--allowedTools or settings)` : `allow the whole tool with --allowedTools ${d.tool.name}`;
-  }
-  return `add ${d.tool.name} to --allowedTools`;
-}
-
 type DenyDecision = Extract<Decision, { behavior: 'deny' }>;
 
 /** Step 1: the deny rules (a matching rule, a path a command names, a program a command may hide). */
@@ -301,8 +258,8 @@ export async function decide(d: DecisionInput): Promise<Decision> {
     reasonType,
     reason,
     ...(f.path && !f.inside ? { blockedPath: f.path.real } : {}),
-    suggestions: suggestionsFor(d, f),
-    howToAllow: howToAllow(d, f),
+    suggestions: suggestionsFor({ toolName: d.tool.name, ...f }),
+    howToAllow: howToAllow({ toolName: d.tool.name, ...f }),
     ...pinned,
   });
 
