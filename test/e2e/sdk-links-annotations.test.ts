@@ -131,7 +131,7 @@ describe('the file tools never write through a link', () => {
 
   for (const mode of ['acceptEdits', 'bypassPermissions'] as const) {
     it(`${mode}: a write of a symbolic link is refused, naming its target; the target keeps its content`, async () => {
-      const { cwd, results } = await runWith(
+      const { cwd, results, msgs } = await runWith(
         rounds([{ id: 'r1', name: 'Read', input: { file_path: '{{cwd}}/link.txt' } }], [{ id: 'w1', name: 'Write', input: { file_path: '{{cwd}}/link.txt', content: 'new\n' } }]),
         (cwd) => {
           put(join(cwd, 'target.txt'), 'old\n');
@@ -139,7 +139,9 @@ describe('the file tools never write through a link', () => {
         },
         { permissionMode: mode, allowDangerouslySkipPermissions: true },
       );
-      expect({ results, target: readFileSync(join(cwd, 'target.txt'), 'utf8'), link: lstatSync(join(cwd, 'link.txt')).isSymbolicLink() }).toEqual({
+      const denials = ((msgs.at(-1) as { permission_denials?: Array<{ tool_use_id: string }> }).permission_denials ?? []).map((d) => d.tool_use_id);
+      expect({ results, denials, target: readFileSync(join(cwd, 'target.txt'), 'utf8'), link: lstatSync(join(cwd, 'link.txt')).isSymbolicLink() }).toEqual({
+        denials: ['w1'],
         results: [
           ['r1', false, '1\told\n2\t'],
           ['w1', true, `Refusing to write ${cwd}/link.txt: it is a symbolic link. Write to the link's target path instead: ${cwd}/target.txt.`],
