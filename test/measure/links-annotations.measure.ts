@@ -4,7 +4,7 @@
 // server named `h__x`). Drives the reference binary through the TS SDK against the loopback model.
 // Run: npx vitest run -c test/measure/vitest.measure.config.ts test/measure/links-annotations.measure.ts
 // (ONLY=prefix,prefix runs some variants.)
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { it } from 'vitest';
 import { z } from 'zod';
@@ -29,6 +29,8 @@ interface Variant {
   check?: (c: Ctx) => string;
   mcp?: (c: Ctx) => Record<string, McpServerConfig>;
   env?: Record<string, string>;
+  /** Allow rules that depend on the temp directories. */
+  allowedFor?: (c: Ctx) => string[];
 }
 
 const w = (p: string, s: string) => {
@@ -205,7 +207,7 @@ const variants: Variant[] = [
   },
   {
     name: 'O3 allow Edit(//out/**) (a rule naming the outside dir), Write there (host denies)', answer: 'deny',
-    setup: () => undefined,
+    allowedFor: (c) => [`Edit(/${c.out}/**)`],
     steps: (c) => [[{ name: 'Write', input: { file_path: join(c.out, 'n.txt'), content: 'new\n' } }]],
     check: (c) => `out/n.txt: ${stateOf(join(c.out, 'n.txt'))}`,
   },
@@ -274,7 +276,7 @@ for (const v of variants.filter((x) => !only || only.some((o) => x.name.startsWi
         options: {
           pathToClaudeCodeExecutable: CLAUDE, cwd: c.cwd, env, model: 'claude-sonnet-4-5',
           ...(v.mode ? { permissionMode: v.mode, ...(v.mode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}) } : {}),
-          ...(v.allowed ? { allowedTools: v.allowed } : v.name.startsWith('O3') ? { allowedTools: [`Edit(/${c.out}/**)`] } : {}),
+          ...(v.allowed || v.allowedFor ? { allowedTools: [...(v.allowed ?? []), ...(v.allowedFor?.(c) ?? [])] } : {}),
           ...(v.disallowed ? { disallowedTools: v.disallowed } : {}),
           ...(v.mcp ? { mcpServers: v.mcp(c) } : {}),
           canUseTool: async (toolName, inp, o) => {
@@ -295,4 +297,3 @@ for (const v of variants.filter((x) => !only || only.some((o) => x.name.startsWi
     console.log(`### ${v.name}\n  init: ${init}\n  asked(${asked.length}):\n    ${asked.join('\n    ')}\n  results:\n    ${results.join('\n    ')}\n  ${v.check?.(c) ?? ''}`);
   }, 180_000);
 }
-void statSync;
