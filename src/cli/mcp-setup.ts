@@ -117,7 +117,7 @@ export function setupMcp(d: {
     oauthStore,
     tools: d.tools,
     // Bare deny rules (`mcp__srv`, `mcp__srv__*`, `mcp__srv__tool`) keep the tools from the model, as for built-ins.
-    isRemoved: (name) => d.rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none')),
+    isRemoved: (name) => d.rules.byBehavior('deny').some((r) => r.ruleContent === undefined && ruleNamesTool(r, name, 'none', undefined, true)),
     logger: d.logger,
     cwd: d.io.cwd,
     childEnv: childEnvironment(d.io.env),

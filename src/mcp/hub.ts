@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { AnyTool } from '../tools/tool.js';
 import { type McpServerSpec, type McpSource, type McpToolPolicy, toolPolicies } from './config.js';
 import type { ConnectDeps, ConnectedServer, ResourceAccess, ToolSummary } from './client.js';
-import { mcpToolName } from './names.js';
+import { mcpToolName } from '../util/mcp-names.js';
 import { publicConfig, sameConnection, withPolicies } from './specs.js';
 import type { McpMessagePort } from './port.js';
 

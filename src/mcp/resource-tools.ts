@@ -1,5 +1,9 @@
 // Claude Code's ListMcpResourcesTool and ReadMcpResourceTool, offered while a connected server has resources.
-// Read-only and concurrency-safe; they need permission like any MCP tool (no rule allows them by default).
+// Concurrency-safe, and allowed like reads (Claude Code runs them unasked), except that a `file:` resource is a
+// file: its read is judged by the Read rules and the working directories exactly as the Read tool's would be (a
+// server serving files must not become a way around a Read deny rule or out of the project). A `file:` URI that
+// names no local path, or a URI that does not parse (a server may take it for a path), asks.
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import type { AnyTool, ToolOutcome } from '../tools/tool.js';
 import type { ResourceAccess, ResourceInfo } from './client.js';
@@ -14,6 +18,22 @@ export interface ResourceServers {
 
 const ListInput = z.lazy(() => z.object({ server: z.optional(z.string()) }));
 const ReadInput = z.lazy(() => z.object({ server: z.string(), uri: z.string() }));
+
+/** The local path a resource URI names: a path for `file:` URIs, undefined for other schemes, null when unknowable. */
+export function fileUriPath(uri: string): string | null | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'file:') return undefined;
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return null;
+  }
+}
 
 export function resourceTools(servers: ResourceServers, maxOutputChars: number): AnyTool[] {
   const list: AnyTool = {
@@ -43,9 +63,12 @@ export function resourceTools(servers: ResourceServers, maxOutputChars: number):
     description: 'Reads one resource (by `uri`) from the MCP server named by `server`.',
     inputSchema: ReadInput,
     isConcurrencySafe: () => true,
-    isReadOnly: () => true,
+    isReadOnly: (input: z.infer<typeof ReadInput>) => fileUriPath(input.uri) !== null,
     interruptBehavior: 'cancel',
-    permissionSubject: () => ({ kind: 'none' }),
+    permissionSubject: (input: z.infer<typeof ReadInput>) => {
+      const path = fileUriPath(input.uri);
+      return typeof path === 'string' ? { kind: 'read', path } : { kind: 'none' };
+    },
     call: async (input: z.infer<typeof ReadInput>, ctx): Promise<ToolOutcome> => {
       const access = servers.withResources().get(input.server);
       if (!access) return { data: { contents: [] }, content: `No connected MCP server named "${input.server}" offers resources.`, isError: true };

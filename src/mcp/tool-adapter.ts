@@ -1,13 +1,13 @@
 // An MCP server's tool as an agentd Tool. The executor's pipeline applies as for built-ins (schema, hooks,
 // permission rules `mcp__server[__tool|__*]`, canUseTool); the tool itself only validates against the server's
-// JSON Schema, calls, and maps the result.
+// JSON Schema, calls, and maps the result. Its annotations are hints, never permissions.
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import * as z from 'zod/mini';
 import type { ImageBlock, TextBlock } from '../model/types.js';
 import { type JsonSchemaCheck, compileJsonSchema } from '../tools/json-schema.js';
 import type { AnyTool, ToolCallContext, ToolOutcome } from '../tools/tool.js';
-import { mcpToolName } from './names.js';
+import { mcpToolName } from '../util/mcp-names.js';
 
 export interface AdaptOptions {
   server: string;
@@ -104,6 +104,9 @@ export function adaptMcpTool(t: McpTool, o: AdaptOptions): AnyTool {
     }
     return compiled(input);
   };
+  // Annotations are the server's own claims, hints that a server may get wrong or lie in: readOnlyHint lets calls
+  // run alongside other safe calls, and never decides whether the host is asked (Claude Code 2.1.330 asks for a
+  // readOnlyHint tool in default, acceptEdits and plan mode and denies it in dontAsk, measured).
   const readOnly = t.annotations?.readOnlyHint === true;
   return {
     name,
@@ -111,7 +114,7 @@ export function adaptMcpTool(t: McpTool, o: AdaptOptions): AnyTool {
     inputSchema: z.record(z.string(), z.unknown()),
     inputJsonSchema: schema,
     isConcurrencySafe: () => readOnly,
-    isReadOnly: () => readOnly,
+    isReadOnly: () => false,
     interruptBehavior: 'cancel',
     mcpServer: { name: o.server, source: o.source },
     permissionSubject: () => ({ kind: 'none' }),

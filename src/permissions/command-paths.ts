@@ -1,13 +1,14 @@
 // Path checks on a shell command beyond the text of Bash(...) rules, from the words the analyser evaluated:
 //  - Read deny rules apply to every word that may name a file the command reads (operands, option values, glued
 //    short-option values, `k=v` and `x:path` tails, `@file`, `<` targets), resolved against every directory the
-//    command may be in (the shell's cwd, `cd` targets, `-C` directories). Edit deny rules apply the same way to
+//    command may be in (the shell's cwd, `cd` targets, `-C` directories), and to the other names (hard links) of
+//    the files they cover. Edit deny rules apply the same way to
 //    commands that are not read-only and to output redirects.
 //  - What the analyser cannot see under a denied path asks: words only known when the command runs ($x, $(…),
 //    braces, globs that may expand into it), recursion over a directory holding it (grep -r, rg, diff, cp -r…),
 //    recursion that follows symlinks, words appended by xargs, a `cd` it cannot follow.
-//  - Writes into .git/, .claude/, .agentd/ (any repository, nested ones and bare-looking git directories too)
-//    ask, whatever allow rule matches.
+//  - Writes of files that configure programs that run code (.git/, .claude/, .mcp.json, .envrc… protected.ts; any
+//    repository, nested ones and bare-looking git directories too) ask, whatever allow rule matches.
 //  - git in a repository other than the project's own (one the model may have written: its config and hooks run
 //    programs) asks.
 // Everything here only makes a decision stricter; it never allows.
@@ -16,8 +17,9 @@ import { basename, isAbsolute, resolve, sep } from 'node:path';
 import type { CommandSegments, SegmentDetail } from './match.js';
 import { globBase, globMatches, pathPattern, pathRuleMatchesEither } from './match.js';
 import { type ResolvedPath, expandHome, isWithin, realResolve, resolveToolPath } from './paths.js';
+import { readIdentityFinding } from './links.js';
 import { FILE_WRITERS, LISTS_ONLY, NAMES_ONLY, extractsUnseen, followsSymlinks, listsRecursively, readsCwdRecursively, writesGitConfig } from './programs.js';
-import { PROTECTED_DIRS, discoverGitDir, gitHooksDirs, isDir, protectedDirOf } from './protected.js';
+import { PROTECTED_DIRS, PROTECTED_FILES, discoverGitDir, gitHooksDirs, isDir, protectedDirOf } from './protected.js';
 import { type PermissionRule, formatRule } from './rules.js';
 
 export interface CommandPathContext {
@@ -248,11 +250,15 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
       for (const p of resolved) {
         const rule = matchesAny(ctx.readDeny, p, ctx.anchors) ?? (writes ? matchesAny(ctx.editDeny, p, ctx.anchors) : undefined);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
+        // Another name (a hard link) of a Read-denied file is that file (links.ts).
+        const id = rule ? undefined : readIdentityFinding(p, ctx.readDeny, ctx.anchors);
+        if (id?.kind === 'identityDeny') out.push({ kind: 'deny', rule: id.rule, path: id.other });
+        else if (id?.kind === 'identityUnverified' && !out.some((f) => f.kind === 'unseenRead')) out.push({ kind: 'unseenRead', rule: id.rule, reason: id.reason });
         // A token inside a longer word (a commit message, a script) counts for protected directories only when it
         // looks like a path into one (`open('.git/config')`), not a bare mention (`-m "fix .git handling"`).
         if (writes && program !== 'cd' && program !== 'pushd' && (!token || c.includes('/'))) {
           const prot = protectedDirOf(p, gitDirMemo, ctx.hooksDirs);
-          if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
+          if (prot) guard(`${label} names ${shortPath(p.asWritten, ctx.anchors)}, ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
         }
       }
     }
@@ -266,7 +272,7 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
         const rule = matchesAny(ctx.editDeny, p, ctx.anchors);
         if (rule) out.push({ kind: 'deny', rule, path: p.real });
         const prot = protectedDirOf(p, gitDirMemo, ctx.hooksDirs);
-        if (prot) guard(`An output redirect writes ${shortPath(p.asWritten, ctx.anchors)}, inside ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
+        if (prot) guard(`An output redirect writes ${shortPath(p.asWritten, ctx.anchors)}, ${prot}, which configures programs that run code; changing it always needs explicit permission.`);
       }
     }
 
@@ -288,8 +294,8 @@ export function checkCommandPaths(command: CommandSegments, commandText: string,
             // nothing to read
           } else if (g.mayEscape || !at) unseen(`The pattern ${a.value} can match .. and`, firstArea);
           else for (const p of at) unseen(`The pattern ${a.value}`, areaUnder(areas, p));
-          if (writer && a.value.split('/').some((part) => GLOB.test(part) && PROTECTED_DIRS.some((x) => globMatches(part, x)))) {
-            guard(`The pattern ${a.value} of ${label} can match a .git/.claude/.agentd directory, which configures programs that run code.`);
+          if (writer && a.value.split('/').some((part) => GLOB.test(part) && [...PROTECTED_DIRS, ...PROTECTED_FILES].some((x) => globMatches(part.toLowerCase(), x)))) {
+            guard(`The pattern ${a.value} of ${label} can match a file or directory that configures programs that run code (.git, .claude, .mcp.json…).`);
           }
         } else {
           if (!LISTS_ONLY.has(program)) unseen(`The word ${a.value} is only known when the command runs and`, firstArea);

@@ -3,9 +3,14 @@
 //  2. a PreToolUse hook's deny
 //  3. bypassPermissions mode: allow (but a managed policy ask rule still asks)
 //  4. a matching ask rule (beats allow rules and a hook's allow)
-//  (safety checks turn any allow of steps 5-7 into an ask: writes into .git/, .claude/, .agentd/ (any repository,
-//  nested ones and bare git directories too) by the file tools or a shell command; git in a repository that is not
-//  the project's own; a shell command that may read under a Read-denied path unseen, which bypass mode denies)
+//  (safety checks turn any allow of steps 5-7 into an ask: writes of files that configure programs that run code
+//  (.git/, .claude/, .mcp.json, .envrc… protected.ts; any repository, nested ones and bare git directories too) by
+//  the file tools or a shell command; git in a repository that is not the project's own; a shell command that may
+//  read under a Read-denied path unseen, which bypass mode denies; a written file with other names or a written
+//  path that lands outside the working directories, a read whose other names cannot be checked against the Read
+//  deny rules (links.ts))
+//  (a read of another name of a Read-denied file is denied with the deny rules; a write of a symbolic link is
+//  refused in every mode)
 //  5. a hook's allow / ask
 //  6. matching allow rules (for Bash: every parsed segment must be covered; an unparsable command never is)
 //  7. the mode's defaults (plan: read-only only; reads and read-only commands inside the working directories
@@ -28,25 +33,21 @@ import {
   webFetchRuleMatches,
 } from './match.js';
 import type { PermissionModeName } from './modes.js';
+import { type Suggestion, howToAllow, suggestionsFor } from './advice.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type CommandPathFinding, checkCommandPaths, protectedDirOf, searchReachesDenied } from './command-paths.js';
+import { type LinkFinding, linkAsk, linkDenial, readIdentityFinding, writeLinkFindings } from './links.js';
 import { type ResolvedPath, insideWorkingDirs, resolveToolPath, workingDirs } from './paths.js';
 import { type PermissionRule, type RuleSet, describeRule, formatRule } from './rules.js';
 
 /** Tools that read the content of every file under the path they are given. */
 const CONTENT_SEARCH: ReadonlySet<string> = new Set(['Grep']);
 
+export type { Suggestion };
+
 export type ReasonType = 'rule' | 'mode' | 'hook' | 'subcommandResults' | 'workingDir' | 'safetyCheck' | 'sandboxOverride' | 'other';
 
-export interface Suggestion {
-  type: 'addRules' | 'setMode' | 'addDirectories';
-  rules?: Array<{ toolName: string; ruleContent?: string }>;
-  behavior?: 'allow';
-  mode?: PermissionModeName;
-  directories?: string[];
-  destination: 'session' | 'localSettings';
-}
 
 export type Decision =
   | { behavior: 'allow'; decidedBy: string; reasonType: ReasonType; approval: Approval; pinnedRealPath?: string }
@@ -96,6 +97,8 @@ interface Facts {
   command?: CommandSegments;
   /** Path findings for a shell command (command-paths.ts). */
   commandPaths: CommandPathFinding[];
+  /** What symbolic and hard links mean for a file tool's path (links.ts). */
+  links: LinkFinding[];
   callText: string;
 }
 
@@ -120,11 +123,13 @@ async function gatherFacts(d: DecisionInput): Promise<Facts> {
   } catch {
     subject = { kind: 'none' };
   }
-  const f: Facts = { subject, callText: d.tool.name, commandPaths: [] };
+  const f: Facts = { subject, callText: d.tool.name, commandPaths: [], links: [] };
   if (subject.kind === 'read' || subject.kind === 'write') {
     f.path = resolveToolPath(subject.path, d.shared.cwd);
     f.inside = insideWorkingDirs(f.path, dirsOf(d));
     f.callText = `${d.tool.name}(${subject.path})`;
+    if (subject.kind === 'write') f.links = writeLinkFindings(subject.path, f.path, d.shared.cwd, dirsOf(d));
+    else f.links = [readIdentityFinding(f.path, d.rules.byBehavior('deny').filter((r) => r.toolName === 'Read'), anchorsOf(d))].filter((x) => x !== undefined);
   } else if (subject.kind === 'command') {
     f.command = await d.analyzer.analyze(subject.command);
     f.callText = `${d.tool.name}(${subject.command})`;
@@ -150,7 +155,7 @@ async function gatherFacts(d: DecisionInput): Promise<Facts> {
 }
 
 function applies(rule: PermissionRule, d: DecisionInput, f: Facts, mode: 'any' | 'all'): boolean {
-  if (!ruleNamesTool(rule, d.tool.name, f.subject.kind)) return false;
+  if (!ruleNamesTool(rule, d.tool.name, f.subject.kind, d.tool.mcpServer?.name, mode === 'any')) return false;
   if (rule.ruleContent === undefined) return true;
   const s = f.subject;
   if ((s.kind === 'read' || s.kind === 'write') && f.path) {
@@ -195,44 +200,6 @@ function commandCovered(rules: readonly PermissionRule[], d: DecisionInput, f: F
   return used;
 }
 
-function suggestionsFor(d: DecisionInput, f: Facts): Suggestion[] {
-  const s = f.subject;
-  if (s.kind === 'write' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
-  if (s.kind === 'read' && f.path && !f.inside) return [{ type: 'addDirectories', directories: [parentDir(f.path.real)], destination: 'session' }];
-  if (s.kind === 'write') return [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
-  if (s.kind === 'command' && f.command?.ok) {
-    const rules = f.command.segments.filter((seg) => seg.coverable).map((seg) => ({ toolName: d.tool.name, ruleContent: `${seg.text.split(' ')[0]}:*` }));
-    const unique = rules.filter((r, i) => rules.findIndex((x) => x.ruleContent === r.ruleContent) === i);
-    return [{ type: 'addRules', rules: unique, behavior: 'allow', destination: 'localSettings' }];
-  }
-  if (s.kind === 'fetch') {
-    try {
-      return [{ type: 'addRules', rules: [{ toolName: d.tool.name, ruleContent: `domain:${new URL(s.url).hostname}` }], behavior: 'allow', destination: 'localSettings' }];
-    } catch {
-      return [];
-    }
-  }
-  return [{ type: 'addRules', rules: [{ toolName: d.tool.name }], behavior: 'allow', destination: 'session' }];
-}
-
-function parentDir(p: string): string {
-  const i = p.lastIndexOf('/');
-  return i > 0 ? p.slice(0, i) : '/';
-}
-
-function howToAllow(d: DecisionInput, f: Facts): string {
-  const s = f.subject;
-  if ((s.kind === 'read' || s.kind === 'write') && f.path && !f.inside) {
-    return `add its directory with --add-dir ${parentDir(f.path.real)}, or an allow rule such as ${s.kind === 'read' ? 'Read' : 'Edit'}(//${f.path.real.replace(/^\//, '')})`;
-  }
-  if (s.kind === 'write') return `use --permission-mode acceptEdits, or an allow rule such as Edit(${s.path})`;
-  if (s.kind === 'command') {
-    const first = f.command?.ok ? f.command.segments.filter((x) => x.coverable).map((x) => `${formatRule({ toolName: d.tool.name, ruleContent: `${x.text.split(' ')[0]}:*` })}`) : [];
-    return first.length ? `add allow rules such as ${[...new Set(first)].join(', ')} (--allowedTools or settings)` : `allow the whole tool with --allowedTools ${d.tool.name}`;
-  }
-  return `add ${d.tool.name} to --allowedTools`;
-}
-
 type DenyDecision = Extract<Decision, { behavior: 'deny' }>;
 
 /** Step 1: the deny rules (a matching rule, a path a command names, a program a command may hide). */
@@ -250,6 +217,8 @@ function ruleDenial(d: DecisionInput, f: Facts): DenyDecision | undefined {
       message: `Permission to use ${f.callText} has been denied: it names ${pathDeny.path}, which the rule ${formatRule(pathDeny.rule)} (${pathDeny.rule.source}) protects.`,
     };
   }
+  const linkDeny = linkDenial(f.links, f.callText);
+  if (linkDeny) return { behavior: 'deny', ...linkDeny };
   // A command that may run a program no segment names cannot be shown not to run a denied one ("deny beats
   // bypass" must hold for `X=rm; $X …`, `${y@P}`, `source f`…).
   if (f.subject.kind === 'command' && (f.command?.mayHideProgram ?? !f.command?.ok)) {
@@ -289,8 +258,8 @@ export async function decide(d: DecisionInput): Promise<Decision> {
     reasonType,
     reason,
     ...(f.path && !f.inside ? { blockedPath: f.path.real } : {}),
-    suggestions: suggestionsFor(d, f),
-    howToAllow: howToAllow(d, f),
+    suggestions: suggestionsFor({ toolName: d.tool.name, ...f }),
+    howToAllow: howToAllow({ toolName: d.tool.name, ...f }),
     ...pinned,
   });
 
@@ -301,6 +270,8 @@ export async function decide(d: DecisionInput): Promise<Decision> {
     // Nobody is asked in bypass mode, and a Read deny rule is the user's explicit word: a command that may read
     // under it unseen is denied rather than run.
     if (unseen) return { behavior: 'deny', decidedBy: `rule:${describeRule(unseen.rule)}`, reasonType: 'rule', message: `Permission to use ${f.callText} has been denied: ${unseen.reason}` };
+    const link = linkAsk(f.links);
+    if (link?.unverified) return { behavior: 'deny', decidedBy: 'safetyCheck:hardLink', reasonType: 'safetyCheck', message: `Permission to use ${f.callText} has been denied: ${link.reason}` };
     return { behavior: 'allow', decidedBy: 'mode:bypassPermissions', reasonType: 'mode', approval: { by: 'mode' }, ...pinned };
   }
 
@@ -309,9 +280,11 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   // Safety checks: whatever would allow the call (a hook, an allow rule, the mode) asks instead.
   const safetyAsk = (): Decision | undefined => {
     const guarded = f.subject.kind === 'write' && f.path ? protectedDirOf(f.path, undefined, d.hooksDirs) : undefined;
-    if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? ''} is inside ${guarded}, which configures programs that run code; changing it always needs explicit permission.`);
+    if (guarded) return ask('safetyCheck', 'safetyCheck', `${f.path?.real ?? ''} is ${guarded}, which configures programs that run code; changing it always needs explicit permission.`);
     const safety = f.commandPaths.find((x) => x.kind === 'protected' || x.kind === 'git');
     if (safety && (safety.kind === 'protected' || safety.kind === 'git')) return ask('safetyCheck', 'safetyCheck', safety.reason);
+    const link = linkAsk(f.links);
+    if (link) return { ...(ask('safetyCheck', 'safetyCheck', link.reason) as Extract<Decision, { behavior: 'ask' }>), ...(link.blockedPath !== undefined ? { blockedPath: link.blockedPath } : {}) };
     if (unseen) return ask(`rule:${describeRule(unseen.rule)}`, 'rule', unseen.reason);
     return undefined;
   };
@@ -319,7 +292,8 @@ export async function decide(d: DecisionInput): Promise<Decision> {
   if (d.hook?.behavior === 'allow') return checked({ behavior: 'allow', decidedBy: `hook:${d.hook.source}`, reasonType: 'hook', approval: { by: 'hook' }, ...pinned });
   if (d.hook?.behavior === 'ask') return ask(`hook:${d.hook.source}`, 'hook', d.hook.reason ?? 'A PreToolUse hook asked for confirmation.');
 
-  if (d.mode === 'plan' && !isReadOnlyCall(d, f)) {
+  // An MCP tool asks in plan mode, as in Claude Code (whatever its annotations say): the host may let it run.
+  if (d.mode === 'plan' && !isReadOnlyCall(d, f) && !d.tool.mcpServer) {
     return { behavior: 'deny', decidedBy: 'mode:plan', reasonType: 'mode', message: `${d.tool.name} is not allowed in plan mode (read-only exploration). Present your plan instead.` };
   }
   const allowRules = d.rules.byBehavior('allow');

@@ -1,8 +1,9 @@
 // Does a rule apply to a call? Bash rules are matched per parsed command segment; path rules with gitignore-style
-// anchoring against both the written and the real path; WebFetch by domain; MCP by server prefix.
+// anchoring against both the written and the real path; WebFetch by domain; MCP by the tool's own server.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
+import { normalizeMcpName } from '../util/mcp-names.js';
 import type { ResolvedPath } from './paths.js';
 import type { PermissionRule } from './rules.js';
 
@@ -74,18 +75,37 @@ export interface CommandAnalyzer {
   analyze(command: string): Promise<CommandSegments>;
 }
 
-export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'NotebookRead', 'LS']);
+/** Tools Read rules cover (ReadMcpResourceTool: for a `file:` resource, which is a read of that file). */
+export const READ_TOOLS: ReadonlySet<string> = new Set(['Read', 'Glob', 'Grep', 'NotebookRead', 'LS', 'ReadMcpResourceTool']);
 export const EDIT_TOOLS: ReadonlySet<string> = new Set(['Edit', 'Write', 'NotebookEdit', 'MultiEdit']);
 
-/** The tool-name part of a rule applies to this tool. */
-export function ruleNamesTool(rule: PermissionRule, toolName: string, subjectKind: string): boolean {
+/**
+ * Does a rule's tool name (`mcp__server`, `mcp__server__*`, `mcp__server__tool`) name this MCP tool? The tool's
+ * name is `mcp__<server>__<tool>` and a server's name may itself hold `__`, so the name alone is ambiguous; the
+ * tool's own server (`mcpServer`, as configured) decides, as in Claude Code 2.1.330 (measured: for a server
+ * `h__x`, `mcp__h__*` and `mcp__h` do not allow its tools, `mcp__h__x__*` does; `mcp__h__x` names tool `x` of
+ * server `h`, not the server). A rule that only restricts (`lenient`: deny, ask) also matches by the name's
+ * prefix, so `mcp__h__*` still denies `h__x`'s tools (Claude Code removes them too). Without a known server the
+ * name is read as Claude Code parses it: the server ends at the first `__`.
+ */
+function mcpRuleNamesTool(ruleName: string, toolName: string, mcpServer: string | undefined, lenient: boolean): boolean {
+  if (!toolName.startsWith('mcp__')) return false;
+  const wildcard = ruleName.endsWith('__*');
+  const serverPart = wildcard ? ruleName.slice('mcp__'.length, -'__*'.length) : ruleName.slice('mcp__'.length);
+  if (lenient && toolName.startsWith(`mcp__${serverPart}__`)) return true;
+  // Server-wide rules: `mcp__server__*`, and `mcp__server` when the server part holds no `__`.
+  if (!wildcard && serverPart.includes('__')) return false;
+  const server = mcpServer !== undefined ? normalizeMcpName(mcpServer) : toolName.slice('mcp__'.length).split('__')[0];
+  return serverPart === server;
+}
+
+/**
+ * The tool-name part of a rule applies to this tool. `mcpServer`: the MCP tool's server; `lenient`: the rule only
+ * restricts (deny, ask), so an ambiguous MCP name counts as a match.
+ */
+export function ruleNamesTool(rule: PermissionRule, toolName: string, subjectKind: string, mcpServer?: string, lenient = false): boolean {
   if (rule.toolName === toolName) return true;
-  if (rule.toolName.startsWith('mcp__')) {
-    const parts = rule.toolName.split('__');
-    // mcp__server and mcp__server__* cover every tool of the server.
-    if (parts.length === 2 || (parts.length === 3 && parts[2] === '*')) return toolName.startsWith(`mcp__${parts[1]}__`);
-    return false;
-  }
+  if (rule.toolName.startsWith('mcp__')) return mcpRuleNamesTool(rule.toolName, toolName, mcpServer, lenient);
   // Read rules cover every reading tool (Glob, Grep…); Edit (and Write) rules every editing tool, bare or not.
   if (rule.toolName === 'Read' && subjectKind === 'read' && READ_TOOLS.has(toolName)) return true;
   if ((rule.toolName === 'Edit' || rule.toolName === 'Write') && subjectKind === 'write' && EDIT_TOOLS.has(toolName)) return true;

@@ -29,8 +29,33 @@ export function gitHooksDirs(gitDir: string | null, projectDir: string): string[
   return out;
 }
 
-/** Directories whose contents configure programs that run code (git hooks and config, agent settings). */
-export const PROTECTED_DIRS: readonly string[] = ['.git', '.claude', '.agentd'];
+/**
+ * Directories whose contents configure programs that run code by themselves: git's hooks and config, agent
+ * settings, editors' workspace settings (tasks, launchers, extensions), git hook managers, build tools' per-project
+ * configuration, dev containers. Claude Code 2.1.330's list (strings in the binary: DANGEROUS_DIRECTORIES, measured
+ * in test/measure/links-annotations.measure.ts: a Write there asks in acceptEdits, under allow rules and in dontAsk)
+ * plus agentd's own settings directory.
+ */
+export const PROTECTED_DIRS: readonly string[] = ['.git', '.claude', '.agentd', '.vscode', '.idea', '.husky', '.cargo', '.devcontainer', '.yarn', '.mvn'];
+
+/**
+ * Files that make a program run code when it merely starts or looks at the project: shell start-up files, git's
+ * submodules and user config, direnv's .envrc, the next session's MCP servers (.mcp.json), package managers' rc
+ * files and plug-n-play loaders, hook managers' configs, build-tool wrappers. Claude Code 2.1.330's list, verbatim.
+ * Left out deliberately, as Claude Code leaves them: files a user runs on purpose as the project's own build code
+ * (package.json scripts, Makefile, setup.py, CI workflows), and .gitattributes (its filter and diff drivers only
+ * run commands that git's config, protected above, defines).
+ */
+export const PROTECTED_FILES: readonly string[] = [
+  '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.zshenv', '.zlogin', '.zlogout',
+  '.bash_login', '.bash_aliases', '.bash_logout', '.envrc', '.ripgreprc', '.mcp.json', '.claude.json', '.npmrc', '.yarnrc',
+  '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs', '.pnp.js', '.pnp.data.json', '.pnpmfile.cjs', 'bunfig.toml', '.bunfig.toml',
+  '.bazelrc', '.bazelversion', '.bazeliskrc', '.pre-commit-config.yaml', 'lefthook.yml', '.lefthook.yml', 'lefthook.yaml',
+  '.lefthook.yaml', 'gradle-wrapper.properties', 'maven-wrapper.properties', '.devcontainer.json', 'pyrightconfig.json',
+];
+
+const DIR_SET: ReadonlySet<string> = new Set(PROTECTED_DIRS);
+const FILE_SET: ReadonlySet<string> = new Set(PROTECTED_FILES);
 
 export function isDir(p: string): boolean {
   try {
@@ -82,17 +107,22 @@ export function discoverGitDir(start: string): string | null {
   }
 }
 
-/** Which protected directory `p` is in, if any: a component named .git/.claude/.agentd, or a git directory. */
+/**
+ * Why writing `p` configures a program that runs code, as a phrase ("inside .git/", "the file .mcp.json"), or
+ * undefined. Names compare case-insensitively, as Claude Code compares them (a case-insensitive file system makes
+ * `.GIT/config` git's own).
+ */
 export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean>, hooksDirs: readonly string[] = []): string | undefined {
   const hooks = hooksDirs.find((h) => isWithin(h, p.asWritten) || isWithin(h, p.real));
-  if (hooks) return `the git hooks directory ${hooks}/`;
+  if (hooks) return `inside the git hooks directory ${hooks}/`;
   for (const form of [p.asWritten, p.real]) {
-    const parts = form.split('/');
-    const hit = parts.find((x) => PROTECTED_DIRS.includes(x));
-    if (hit) return `${hit}/`;
+    const parts = form.toLowerCase().split('/');
+    const hit = parts.find((x) => DIR_SET.has(x));
+    if (hit) return `inside ${hit}/`;
+    const leaf = parts.at(-1) ?? '';
+    if (FILE_SET.has(leaf)) return `the file ${leaf}`;
     // git's user-wide configuration applies to every repository, the project's own included.
-    if (parts.at(-1) === '.gitconfig') return '.gitconfig';
-    if (parts.some((x, i) => x === '.config' && parts[i + 1] === 'git')) return '.config/git/';
+    if (parts.some((x, i) => x === '.config' && parts[i + 1] === 'git')) return 'inside .config/git/';
   }
   // A directory git takes for a git directory, whatever its name (a bare repository, a gitdir file's target).
   for (let d = dirname(p.real); ; d = dirname(d)) {
@@ -101,8 +131,7 @@ export function protectedDirOf(p: ResolvedPath, gitDirMemo?: Map<string, boolean
       git = looksLikeGitDir(d);
       gitDirMemo?.set(d, git);
     }
-    if (git) return `the git directory ${d}/`;
+    if (git) return `inside the git directory ${d}/`;
     if (dirname(d) === d) return undefined;
   }
 }
-

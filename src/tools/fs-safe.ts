@@ -1,11 +1,10 @@
 // Opening files the permission layer approved, without a TOCTOU hole. The permission check resolves a path to
 // its real path and approves that; a symlink swapped in before the open would redirect the I/O elsewhere. So
 // every open is verified afterwards: the descriptor's own real path (/proc/self/fd) must equal the approved one,
-// or, where /proc is missing, the descriptor's dev/ino must equal lstat(approved path). Writes open without
-// O_TRUNC so a refused open has changed nothing; truncation happens through the verified descriptor.
+// or, where /proc is missing, the descriptor's dev/ino must equal lstat(approved path). Writes replace the file
+// rather than write through it (fs-write.ts).
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readlink, realpath, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { type FileHandle, lstat, open, readlink, realpath } from 'node:fs/promises';
 
 export class PathChangedError extends Error {
   readonly code = 'PATH_CHANGED';
@@ -50,7 +49,8 @@ function errno(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
 }
 
-async function fdRealPath(handle: FileHandle, procFs: boolean | undefined): Promise<string | undefined> {
+/** The real path of an open descriptor (/proc/self/fd), undefined where /proc is missing or disabled. */
+export async function fdRealPath(handle: FileHandle, procFs: boolean | undefined): Promise<string | undefined> {
   if (procFs === false) return undefined;
   try {
     return await readlink(`/proc/self/fd/${handle.fd}`);
@@ -96,7 +96,8 @@ export async function openVerified(
   }
 }
 
-async function readAll(handle: FileHandle, size: number, signal?: AbortSignal): Promise<Buffer> {
+/** The whole content of an open file, read by chunks from offset 0. */
+export async function readAll(handle: FileHandle, size: number, signal?: AbortSignal): Promise<Buffer> {
   // Read by chunks rather than trusting st_size alone: files can grow while being read (logs).
   const chunks: Buffer[] = [];
   let pos = 0;
@@ -113,7 +114,8 @@ async function readAll(handle: FileHandle, size: number, signal?: AbortSignal): 
   return Buffer.concat(chunks, pos);
 }
 
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+/** Writes `data` at offset 0 and cuts the file to its length. */
+export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   let off = 0;
   while (off < data.length) {
     const { bytesWritten } = await handle.write(data, off, data.length - off, off);
@@ -141,127 +143,6 @@ export async function readFileVerified(path: string, opts: ReadVerifiedOptions =
     return { data: await readAll(handle, stat.size, opts.signal), stat, realPath };
   } finally {
     await handle.close();
-  }
-}
-
-export interface WriteVerifiedOptions extends OpenVerifiedOptions {
-  pinnedRealPath?: string;
-  /** mkdir -p the parent directory when the file does not exist. */
-  createParents?: boolean;
-  /**
-   * Called after the verified open and before anything is written, with the file's current content
-   * (undefined when this call created the file). Throwing aborts the write; an existing file is left as it was.
-   */
-  beforeWrite?: (existing: VerifiedContent | undefined) => void | Promise<void>;
-  signal?: AbortSignal;
-}
-
-export interface WriteVerifiedResult {
-  created: boolean;
-  /** The content before the write (undefined for a created file). */
-  previous: Buffer | undefined;
-  /** fstat after the write. */
-  stat: Stats;
-  realPath: string;
-}
-
-async function openForWrite(path: string, opts: WriteVerifiedOptions): Promise<VerifiedHandle & { created: boolean }> {
-  // Open the existing file first (no O_CREAT): that is how we know whether this call created it. A race with a
-  // concurrent creator (EEXIST) or deleter (ENOENT) is retried a few times.
-  for (let attempt = 0; attempt < 4; attempt++) {
-    try {
-      return { ...(await openVerified(path, constants.O_RDWR, opts.pinnedRealPath, opts)), created: false };
-    } catch (e) {
-      if (errno(e) !== 'ENOENT') throw e;
-    }
-    if (opts.createParents) await mkdir(dirname(path), { recursive: true });
-    let created: VerifiedHandle;
-    try {
-      created = await openVerified(path, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL, undefined, opts);
-    } catch (e) {
-      if (errno(e) === 'EEXIST') continue;
-      throw e;
-    }
-    if (opts.pinnedRealPath !== undefined && created.realPath !== opts.pinnedRealPath) {
-      await discardCreated(created);
-      throw new PathChangedError(path, opts.pinnedRealPath, created.realPath, 'written');
-    }
-    if (opts.pinnedRealPath !== undefined && opts.procFs === false) {
-      // Without /proc the created file's path is unknown: compare inodes with the pinned path instead.
-      const pinned = await lstat(opts.pinnedRealPath).catch(() => undefined);
-      if (!pinned || pinned.ino !== created.stat.ino || pinned.dev !== created.stat.dev) {
-        await created.handle.close().catch(() => undefined);
-        throw new PathChangedError(path, opts.pinnedRealPath, undefined, 'written');
-      }
-    }
-    return { ...created, created: true };
-  }
-  throw new Error(`${path}: could not open for writing (it keeps appearing and disappearing, or is a dangling symbolic link)`);
-}
-
-/** Removes an empty file this call created in the wrong place, if it is still that very file. */
-async function discardCreated(v: VerifiedHandle): Promise<void> {
-  try {
-    const now = await lstat(v.realPath);
-    if (now.ino === v.stat.ino && now.dev === v.stat.dev && now.size === 0) await unlink(v.realPath);
-  } catch {
-    // Best effort: the file is empty either way.
-  } finally {
-    await v.handle.close().catch(() => undefined);
-  }
-}
-
-/**
- * Creates or overwrites a file through a verified descriptor: open without O_TRUNC, verify, let `beforeWrite`
- * inspect the current content, then write and truncate through the descriptor.
- */
-export async function writeFileVerified(
-  path: string,
-  data: string | Buffer,
-  opts: WriteVerifiedOptions = {},
-): Promise<WriteVerifiedResult> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  const v = await openForWrite(path, opts);
-  try {
-    const previous = v.created ? undefined : await readAll(v.handle, v.stat.size, opts.signal);
-    await opts.beforeWrite?.(previous === undefined ? undefined : { data: previous, stat: v.stat, realPath: v.realPath });
-    opts.signal?.throwIfAborted();
-    await writeAll(v.handle, bytes);
-    return { created: v.created, previous, stat: await v.handle.stat(), realPath: v.realPath };
-  } catch (e) {
-    if (v.created) await discardCreated(v);
-    throw e;
-  } finally {
-    await v.handle.close().catch(() => undefined);
-  }
-}
-
-export interface UpdateVerifiedResult {
-  previous: Buffer;
-  next: Buffer;
-  stat: Stats;
-  realPath: string;
-}
-
-/**
- * Read-modify-write of an existing file through one verified descriptor. `transform` sees the current content
- * and returns the new one; throwing from it leaves the file untouched.
- */
-export async function updateFileVerified(
-  path: string,
-  transform: (current: VerifiedContent) => string | Buffer | Promise<string | Buffer>,
-  opts: ReadVerifiedOptions = {},
-): Promise<UpdateVerifiedResult> {
-  const v = await openVerified(path, constants.O_RDWR, opts.pinnedRealPath, opts);
-  try {
-    const previous = await readAll(v.handle, v.stat.size, opts.signal);
-    const out = await transform({ data: previous, stat: v.stat, realPath: v.realPath });
-    const next = typeof out === 'string' ? Buffer.from(out, 'utf8') : out;
-    opts.signal?.throwIfAborted();
-    await writeAll(v.handle, next);
-    return { previous, next, stat: await v.handle.stat(), realPath: v.realPath };
-  } finally {
-    await v.handle.close().catch(() => undefined);
   }
 }
 

@@ -33,8 +33,9 @@ describe.each(ADAPTERS)('MCP through %s', (_name, adapter) => {
     onTestFailed(() => {
       process.stderr.write(`claude-agent-acp stderr:\n${agent.stderr().slice(-4000)}\n`);
     });
-    // Whether the adapter asks the editor for its own servers' tools is the adapter's business: allow if asked.
-    agent.onPermission = () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
+    // The fixture's echo is marked readOnlyHint, which decides nothing about permission (a hint): the editor is asked
+    // and allows once, by whichever option id this adapter offers for that (allow-once, or allow in 0.23.1).
+    agent.onPermission = (req) => ({ outcome: { outcome: 'selected', optionId: req.options.find((o) => o.kind === 'allow_once')?.optionId ?? 'allow-once' } });
     const { sessionId } = await agent.conn.newSession({
       cwd: world.cwd,
       mcpServers: [{ name: 'editor', command: process.execPath, args: [FIXTURE], env: [] }],

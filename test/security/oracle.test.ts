@@ -57,6 +57,14 @@ describe('shell oracle', () => {
     expect(runApproved(u, 'sort -o pwned-1 README.md').changes).toEqual([`created ${u.project}/pwned-1`]);
   });
 
+  it('another name (a hard link) of the Read-denied file is denied like the file: reading it would leak the canary', async () => {
+    const t = freshTree();
+    expect({
+      leaksWhenRun: runApproved(t, 'cat hl-env').leaked.length,
+      approved: await Promise.all(['cat hl-env', 'head -n1 hl-env', 'wc -c < hl-env', 'cat README.md'].map((c) => approved(t, c))),
+    }).toEqual({ leaksWhenRun: 1, approved: [false, false, false, true] });
+  });
+
   it('a git command asks in a working directory laid out as a bare repository (config the model could write)', async () => {
     const t = freshTree();
     const bare = `${t.root}/bare`;

@@ -7,7 +7,7 @@
 // Shared by the test (fixed seed, small budget: test/security/oracle.test.ts) and `npm run fuzz` (random
 // seed, large budget: scripts/fuzz-shell.mjs runs the same test with AGENTD_FUZZ_RUNS / AGENTD_FUZZ_SEED).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -58,6 +58,8 @@ export function makeCanaryTree(): CanaryTree {
   for (const name of ['ls', 'cat', 'git', 'sort', 'gpg']) write(join(project, 'bin', name), payload(`bin-${name}-ran`), 0o755);
   symlinkSync(outside, join(project, 'link-out'));
   symlinkSync(join(outside, 'secret.txt'), join(project, 'link-secret'));
+  // Another name of the Read-denied file: a hard link is that very file, whatever it is called.
+  linkSync(join(project, 'secrets', '.env'), join(project, 'hl-env'));
   // A fake gitdir the model could have written (not under .git/): config that runs programs.
   const evilGit = join(project, 'evil.git');
   for (const d of ['objects', 'refs/heads', 'hooks']) mkdirSync(join(evilGit, d), { recursive: true });
@@ -155,7 +157,7 @@ function weighted(common: readonly string[], rare: readonly string[], commonWeig
 /** Paths: inside, outside, denied, through symlinks, home, and marker targets a write would create. */
 const paths = weighted(
   ['README.md', 'src', 'src/a.ts', '.'],
-  [OUTSIDE, '../outside', DENIED, 'secrets', 'link-out/secret.txt', 'link-secret', '~/secret', '$HOME/secret', 'pwned-1', 'evil.git', 'list0', '/etc/hostname', 'link-out'],
+  [OUTSIDE, '../outside', DENIED, 'secrets', 'link-out/secret.txt', 'link-secret', 'hl-env', '~/secret', '$HOME/secret', 'pwned-1', 'evil.git', 'list0', '/etc/hostname', 'link-out'],
   2,
 );
 const markerPath = fc.constantFrom('pwned-1', 'pwned-2', '.git/config', '.git/hooks/pre-commit', '../outside/pwned', '~/.bashrc');

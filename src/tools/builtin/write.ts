@@ -1,8 +1,9 @@
 // Write: create or overwrite a file. An existing file must have been Read in this session and be unchanged on
 // disk since (checked in validateInput, and again on the verified descriptor right before writing, so a change
-// in between is caught too). The write goes through fs-safe: no O_TRUNC until the descriptor is verified.
+// in between is caught too). The file is replaced, never written through a link (fs-write.ts).
 import * as z from 'zod/mini';
-import { NotRegularFileError, fsErrorCode, writeFileVerified } from '../fs-safe.js';
+import { NotRegularFileError, fsErrorCode } from '../fs-safe.js';
+import { writeFileVerified } from '../fs-write.js';
 import type { Tool, ToolOutcome } from '../tool.js';
 import { FILE_WRITER, STATE_CURRENT, assertFresh, rawText, realPathOf, requireAbsolute, staleness, statIfExists } from './file-common.js';
 import { type PatchHunk, structuredPatch } from './line-diff.js';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { McpConfigError, expandEnv, parseMcpConfigFlag, parseServerEntry, resolveMcpServers, toolPolicies } from '../../../src/mcp/config.js';
-import { mcpToolName, normalizeMcpName } from '../../../src/mcp/names.js';
+import { mcpToolName, normalizeMcpName } from '../../../src/util/mcp-names.js';
 import { tempDir } from '../../support/daemon.js';
 
 describe('MCP tool names', () => {

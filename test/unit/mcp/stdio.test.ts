@@ -165,7 +165,7 @@ describe('misbehaving stdio servers', () => {
     await hub.settled(20_000);
     const list = tools.get('ListMcpResourcesTool') as AnyTool;
     const read = tools.get('ReadMcpResourceTool') as AnyTool;
-    expect([list.isConcurrencySafe({}), read.isReadOnly({})]).toEqual([true, true]);
+    expect([list.isConcurrencySafe({}), read.isReadOnly({ server: 'fx', uri: 'fixture://notes' })]).toEqual([true, true]);
     expect((await list.call({}, ctx())).data).toEqual([{ uri: 'fixture://notes', name: 'notes', mimeType: 'text/plain', description: 'Some notes', server: 'fx' }]);
     expect((await read.call({ server: 'fx', uri: 'fixture://notes' }, ctx())).content).toBe(
       JSON.stringify({ contents: [{ uri: 'fixture://notes', mimeType: 'text/plain', text: 'contents of fixture://notes' }] }),

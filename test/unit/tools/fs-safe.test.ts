@@ -1,15 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { constants, chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { constants, chmodSync, existsSync, linkSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  NotRegularFileError,
-  PathChangedError,
-  openVerified,
-  readFileVerified,
-  updateFileVerified,
-  writeFileVerified,
-} from '../../../src/tools/fs-safe.js';
+import { NotRegularFileError, PathChangedError, openVerified, readFileVerified } from '../../../src/tools/fs-safe.js';
+import { HardLinkedFileError, updateFileVerified, writeFileVerified } from '../../../src/tools/fs-write.js';
 import { createWriteTool } from '../../../src/tools/builtin/write.js';
 import { type Sandbox, run, sandbox } from './support.js';
 
@@ -156,12 +150,20 @@ describe('writeFileVerified', () => {
     });
   });
 
-  it('overwrites in place: shorter content truncates, the mode is kept', async () => {
+  it('replaces the file (a new inode): shorter content, the mode kept, no temporary file left', async () => {
     const f = join(sb.dir, 'x.sh');
     writeFileSync(f, 'a long original content\n');
     chmodSync(f, 0o750);
-    await writeFileVerified(f, 'short\n');
-    expect({ content: readFileSync(f, 'utf8'), mode: statSync(f).mode & 0o777 }).toEqual({ content: 'short\n', mode: 0o750 });
+    const before = statSync(f).ino;
+    const r = await writeFileVerified(f, 'short\n');
+    const after = statSync(f);
+    expect({ content: readFileSync(f, 'utf8'), mode: after.mode & 0o777, replaced: after.ino !== before, statIno: r.stat.ino === after.ino, dir: readdirSync(sb.dir) }).toEqual({
+      content: 'short\n',
+      mode: 0o750,
+      replaced: true,
+      statIno: true,
+      dir: ['x.sh'],
+    });
   });
 
   it('leaves the file untouched when beforeWrite throws', async () => {
@@ -208,5 +210,73 @@ describe('updateFileVerified', () => {
     await expect(updateFileVerified(f, () => 'x')).rejects.toMatchObject({ code: 'ENOENT' });
     expect(existsSync(f)).toBe(false);
     rmSync(f, { force: true });
+  });
+});
+
+describe('a write never goes through a link', () => {
+  /** name → [is a symlink, inode, link count, content] */
+  const state = (names: string[]) =>
+    Object.fromEntries(names.map((n) => {
+      const p = join(sb.dir, n);
+      const l = lstatSync(p);
+      return [n, { symlink: l.isSymbolicLink(), nlink: l.nlink, content: l.isSymbolicLink() ? `-> ${realpathSync(p)}` : readFileSync(p, 'utf8') }];
+    }));
+
+  it('a hard-linked file is replaced under the written name; the other name keeps the old content', async () => {
+    writeFileSync(join(sb.dir, 'a.txt'), 'old\n');
+    linkSync(join(sb.dir, 'a.txt'), join(sb.dir, 'b.txt'));
+    await writeFileVerified(join(sb.dir, 'a.txt'), 'new\n', { pinnedRealPath: join(sb.dir, 'a.txt') });
+    expect(state(['a.txt', 'b.txt'])).toEqual({ 'a.txt': { symlink: false, nlink: 1, content: 'new\n' }, 'b.txt': { symlink: false, nlink: 1, content: 'old\n' } });
+  });
+
+  it('an update of a hard link to a protected file leaves the protected file as it was', async () => {
+    mkdirSync(join(sb.dir, '.git'));
+    mkdirSync(join(sb.dir, 'src'));
+    writeFileSync(join(sb.dir, '.git/config'), '[core]\n\tbare = false\n');
+    linkSync(join(sb.dir, '.git/config'), join(sb.dir, 'src/cfg'));
+    const r = await updateFileVerified(join(sb.dir, 'src/cfg'), ({ data }) => data.toString().replace('bare = false', 'fsmonitor = touch pwned'));
+    expect({ ...state(['.git/config', 'src/cfg']), previous: r.previous.toString() }).toEqual({
+      '.git/config': { symlink: false, nlink: 1, content: '[core]\n\tbare = false\n' },
+      'src/cfg': { symlink: false, nlink: 1, content: '[core]\n\tfsmonitor = touch pwned\n' },
+      previous: '[core]\n\tbare = false\n',
+    });
+  });
+
+  it('a symlink swapped in at the approved name is replaced, not followed', async () => {
+    const approved = join(sb.dir, 'approved.txt');
+    writeFileSync(approved, 'v1\n');
+    writeFileSync(join(sb.dir, 'secret.txt'), 'secret\n');
+    // Read, checked and pinned as approved.txt; then approved.txt becomes a link to secret.txt before the write.
+    const err = await writeFileVerified(approved, 'v2\n', {
+      pinnedRealPath: approved,
+      beforeWrite: () => {
+        unlinkSync(approved);
+        symlinkSync(join(sb.dir, 'secret.txt'), approved);
+      },
+    }).catch((e: unknown) => e);
+    expect({ err: err instanceof PathChangedError, secret: readFileSync(join(sb.dir, 'secret.txt'), 'utf8') }).toEqual({ err: true, secret: 'secret\n' });
+  });
+
+  it('the in-place fallback writes through the descriptor it read, and refuses a file with other names', async () => {
+    writeFileSync(join(sb.dir, 'a.txt'), 'old\n');
+    writeFileSync(join(sb.dir, 'single.txt'), 'old\n');
+    linkSync(join(sb.dir, 'a.txt'), join(sb.dir, 'b.txt'));
+    const single = statSync(join(sb.dir, 'single.txt')).ino;
+    const err = await writeFileVerified(join(sb.dir, 'a.txt'), 'new\n', { inPlace: true }).catch((e: unknown) => e);
+    await writeFileVerified(join(sb.dir, 'single.txt'), 'new\n', { inPlace: true });
+    expect({
+      err: err instanceof HardLinkedFileError ? { code: err.code, message: err.message } : err,
+      ...state(['a.txt', 'b.txt', 'single.txt']),
+      sameInode: statSync(join(sb.dir, 'single.txt')).ino === single,
+    }).toEqual({
+      err: {
+        code: 'EMLINK',
+        message: `Could not rewrite ${join(sb.dir, 'a.txt')} in place: this file has other names on disk (it is hard-linked, 2 names in all), and writing it in place would change the file under every one of those names. Remove the extra links, then try again.`,
+      },
+      'a.txt': { symlink: false, nlink: 2, content: 'old\n' },
+      'b.txt': { symlink: false, nlink: 2, content: 'old\n' },
+      'single.txt': { symlink: false, nlink: 1, content: 'new\n' },
+      sameInode: true,
+    });
   });
 });
