@@ -3,7 +3,7 @@
 // facts). Pure: the choices come resolved from the edge (cli/request-options.ts), the model's traits from
 // model-traits.ts.
 import { EFFORT_LEVELS, type ApiProvider, type EffortLevel, type ModelTraits, modelTraits } from './model-traits.js';
-import type { ThinkingConfig } from './types.js';
+import type { ThinkingConfig, ThinkingDisplayMode } from './types.js';
 
 export { type ApiProvider, type EffortLevel, EFFORT_LEVELS } from './model-traits.js';
 
@@ -19,7 +19,7 @@ export type ThinkingChoice =
   | { kind: 'suppressed' };
 
 /** The thinking `display` sent when thinking is on; `unset`: no display field (showThinkingSummaries). */
-export type ThinkingDisplay = 'updates' | 'summarized' | 'omitted' | 'highlights' | 'unset';
+export type ThinkingDisplay = ThinkingDisplayMode | 'unset';
 
 export type MaxEffort = EffortLevel;
 
@@ -109,7 +109,7 @@ export function parseEffortLevel(text: string, opts: { ultracode: boolean }): Ef
   const v = text.trim().toLowerCase();
   if (v === 'med') return 'medium';
   if (opts.ultracode && v === 'ultracode') return 'xhigh';
-  return (EFFORT_LEVELS as readonly string[]).includes(v) ? (v as EffortLevel) : undefined;
+  return EFFORT_LEVELS.find((l) => l === v);
 }
 
 /** The effort level a request to `model` carries, or undefined for none. */
@@ -119,6 +119,8 @@ export function effortFor(s: EffortSettings, t: ModelTraits): EffortLevel | unde
   let chosen: EffortLevel | undefined = s.override ?? s.flag;
   for (const l of s.layers) {
     if (chosen !== undefined) break;
+    // Measured on 2.1.330: the user file's top-level effortLevel is not applied to a model whose default is
+    // medium (opus-5-5, haiku-5-5, fable-5-2), a project's or --settings' is; a modelSettings entry always is.
     const m = l.models[key]?.effortLevel;
     chosen = m ?? (l.user && t.defaultEffort === 'medium' ? undefined : l.effortLevel);
   }

@@ -93,6 +93,15 @@ const THINKING_REPLY: Scenario = {
   rules: [{ reply: { content: [{ type: 'thinking', thinking: 'Let me think.', signature: 'sig-measured-1' }, { type: 'text', text: 'answer' }] } }],
 };
 
+/** The model delegates to a subagent, which answers; then the main loop ends. */
+const SUBAGENT: Scenario = {
+  rules: [
+    { when: { requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_a1', name: 'Agent', input: { description: 'sub', prompt: 'do the sub-task', subagent_type: 'helper' } }], stopReason: 'tool_use' } },
+    { when: { lastUserText: 'do the sub-task' }, reply: { content: [{ type: 'text', text: 'sub done' }] } },
+  ],
+  fallback: { content: [{ type: 'text', text: 'done' }] },
+};
+
 const models = [
   'claude-opus-5-5', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-opus-4-5', 'claude-opus-4-1', 'claude-sonnet-5', 'claude-sonnet-4-6',
   'claude-sonnet-4-5', 'claude-sonnet-4-5-20250929', 'claude-haiku-4-5', 'claude-haiku-5-5', 'claude-3-7-sonnet-20250219', 'claude-fable-5-2',
@@ -161,7 +170,7 @@ const variants: Variant[] = [
   ...['claude-opus-4-7', 'claude-sonnet-5', 'my-custom-model', 'claude-haiku-5-5', 'claude-fable-5-2'].flatMap((m) => [
     { name: `settings3 user effortLevel low ${m}`, user: { effortLevel: 'low' }, options: { model: m } },
   ]),
-  ...['claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-sonnet-5', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-4-5', 'claude-sonnet-4-0'].map((m) => ({ name: `thinking3 disabled ${m}`, options: { model: m, thinking: { type: 'disabled' } } })),
+  ...['claude-sonnet-4-6', 'claude-haiku-4-5', 'claude-sonnet-5', 'claude-opus-4-8', 'claude-opus-5', 'claude-opus-4-5', 'claude-sonnet-4-0'].map((m) => ({ name: `thinking3 disabled ${m}`, options: { model: m, thinking: { type: 'disabled' as const } } })),
   ...[0, 5000].map((n) => ({ name: `thinking3 setMaxThinkingTokens ${n} claude-opus-4-6`, options: { model: 'claude-opus-4-6' }, prompts: ['first', 'second'], between: [async (q: Query) => q.setMaxThinkingTokens(n)] })),
   { name: 'thinking3 --thinking-display highlights', options: { extraArgs: { 'thinking-display': 'highlights' } } },
   { name: 'thinking3 --thinking-display omitted -p json', argv: ['-p', 'hi', '--output-format', 'json', '--thinking-display', 'summarized'] },
@@ -193,15 +202,9 @@ const variants: Variant[] = [
     name: `subagent ${m ?? ''} ${JSON.stringify(o)}`,
     // A defined agent: agentd offers the Agent tool only then.
     options: { ...(m ? { model: m } : {}), ...o, agents: { helper: { description: 'helps', prompt: 'You help.' } } },
-    scenario: {
-      rules: [
-        { when: { requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_a1', name: 'Agent', input: { description: 'sub', prompt: 'do the sub-task', subagent_type: 'helper' } }], stopReason: 'tool_use' } },
-        { when: { lastUserText: 'do the sub-task' }, reply: { content: [{ type: 'text', text: 'sub done' }] } },
-      ],
-      fallback: { content: [{ type: 'text', text: 'done' }] },
-    },
+    scenario: SUBAGENT,
   }))),
-  { name: 'subagent env CLAUDE_CODE_SUBAGENT_EFFORT low', env: { CLAUDE_CODE_SUBAGENT_EFFORT: 'low' }, options: { agents: { helper: { description: 'helps', prompt: 'You help.' } } }, scenario: { rules: [{ when: { requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_a1', name: 'Agent', input: { description: 'sub', prompt: 'do the sub-task', subagent_type: 'helper' } }], stopReason: 'tool_use' } }], fallback: { content: [{ type: 'text', text: 'done' }] } } },
+  { name: 'subagent env CLAUDE_CODE_SUBAGENT_EFFORT low', env: { CLAUDE_CODE_SUBAGENT_EFFORT: 'low' }, options: { agents: { helper: { description: 'helps', prompt: 'You help.' } } }, scenario: SUBAGENT },
   { name: 'maxout custom 64000', env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '64000' }, options: { model: 'my-custom-model' } },
   { name: 'maxout custom 200000', env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '200000' }, options: { model: 'my-custom-model' } },
   { name: 'maxout sonnet-4-5 200000', env: { CLAUDE_CODE_MAX_OUTPUT_TOKENS: '200000' }, options: { model: 'claude-sonnet-4-5' } },
