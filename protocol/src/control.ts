@@ -51,7 +51,10 @@ export const SetModelRequest = z.lazy(() => z.looseObject({
 
 export const SetMaxThinkingTokensRequest = z.lazy(() => z.looseObject({
   subtype: z.literal('set_max_thinking_tokens'),
+  /** A budget (0: thinking off) for the rest of the session; null: back to the start-up choice; absent: unchanged. */
   max_thinking_tokens: z.optional(z.nullable(z.number().check(z.int(), z.gte(0)))),
+  /** The thinking display from now on; null: back to the start-up display; absent: unchanged. */
+  thinking_display: z.optional(z.nullable(z.enum(['summarized', 'omitted', 'highlights']))),
 }));
 
 export const McpStatusRequest = z.lazy(() => z.looseObject({ subtype: z.literal('mcp_status') }));

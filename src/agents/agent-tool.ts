@@ -191,7 +191,7 @@ async function runTask(o: AgentToolOptions, task: TaskHandle, p: RunPlan): Promi
       prompt,
       system: (m) => o.system(p.def.prompt, m),
       tools: toolset(p.tools, o.withheld),
-      settings: { model: p.model, fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: p.def.maxTurns, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
+      settings: { model: p.model, fallbackModel: undefined, maxTurns: p.def.maxTurns, maxBudgetUsd: undefined, jsonSchema: undefined },
       signal: task.signal,
       forwardText: o.forwardText(),
       // Claude Code forwards a foreground subagent's prompt as a user frame under the Agent call (observed).

@@ -4,6 +4,7 @@
 import { NetConfigError, type NetConfig, resolveNetConfig } from '../net/config.js';
 import { configureNetwork } from '../net/fetch.js';
 import type { ModelClient } from '../model/types.js';
+import type { RequestProfile } from '../model/request-defaults.js';
 import { claudeConfigRoot } from '../store/paths.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
 import type { AppConfig } from '../config/config.js';
@@ -20,6 +21,8 @@ export interface ModelWiring {
   /** system/init apiKeySource. */
   apiKeySource: string;
   net: NetConfig;
+  /** The provider and whether a subscription token signs requests: what request defaults depend on. */
+  profile: RequestProfile;
 }
 
 export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessionId: string): ModelWiring {
@@ -34,7 +37,7 @@ export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessi
   configureNetwork(net);
   if (opts.modelProvider === 'scripted') {
     const apiKeySource = config.env.anthropic.apiKey ? 'ANTHROPIC_API_KEY' : 'none';
-    return { model: buildModel(opts, config, io.cwd, sessionId), account: { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource }, apiKeySource, net };
+    return { model: buildModel(opts, config, io.cwd, sessionId), account: { apiProvider: 'firstParty', tokenSource: 'none', apiKeySource }, apiKeySource, net, profile: { provider: 'firstParty', oauth: false } };
   }
   const helper = apiKeyHelperSetting({
     sources: opts.settingSources ?? ['user', 'project', 'local'],
@@ -46,5 +49,7 @@ export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessi
     io.logger.warn({ file: h.where }, 'apiKeyHelper in a project or local settings file is not run: the repository could ship it (set it in the user settings or --settings)');
   }
   const setup = resolveModelSetup(io.env, helper.use, { cwd: io.cwd, childEnv: childEnvironment(io.env), secrets: secretValues(io.env) });
-  return { model: buildModel(opts, config, io.cwd, sessionId, setup, net), account: setup.account, apiKeySource: setup.account.apiKeySource ?? 'none', net };
+  const p = setup.provider;
+  const profile: RequestProfile = { provider: p.kind, oauth: p.kind === 'firstParty' && p.auth.kind === 'oauth' };
+  return { model: buildModel(opts, config, io.cwd, sessionId, setup, net), account: setup.account, apiKeySource: setup.account.apiKeySource ?? 'none', net, profile };
 }

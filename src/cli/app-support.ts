@@ -36,7 +36,12 @@ export function buildModel(opts: CliOptions, config: AppConfig, cwd: string, ses
   return new AnthropicModelClient({
     provider: setup.provider,
     net,
+    // Claude Code's identifying headers (measured on 2.1.330: anthropic-version 2023-06-01, x-app cli and the
+    // session id) beside agentd's own; the user agent stays agentd's.
     headers: {
+      'anthropic-version': '2023-06-01',
+      'x-app': 'cli',
+      'x-claude-code-session-id': sessionId,
       'x-agentd-session-id': sessionId,
       'user-agent': `agentd/${AGENTD_VERSION}${config.env.clientApp ? ` ${config.env.clientApp}` : ''}`,
     },

@@ -43,6 +43,7 @@ import { reportedSandboxFailure } from './sandbox-setup.js';
 import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agents.js';
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
+import { loadDeviceId } from './device-id.js';
 import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
@@ -112,7 +113,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   }
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
-  const { model, account, apiKeySource } = setUpModel(opts, io, config, sessionId);
+  const { model, account, apiKeySource, profile } = setUpModel(opts, io, config, sessionId);
   const defaultModel = config.model.launchDefault;
   const configDir = config.configDir;
   const rules = new RuleSet();
@@ -169,11 +170,9 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     model: config.model.initial,
     fallbackModel: opts.fallbackModel,
     permissionMode: startMode,
-    maxThinkingTokens: opts.maxThinkingTokens,
-    thinking: opts.thinking,
+    request: config.request,
     maxTurns: opts.maxTurns,
     maxBudgetUsd: opts.maxBudgetUsd,
-    maxOutputTokens: config.env.maxOutputTokens,
     systemPrompt: systemPromptFrom(opts),
     jsonSchema: opts.jsonSchema,
   };
@@ -296,6 +295,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       emitStreamEvents: opts.includePartialMessages,
       replayUserMessages: opts.replayUserMessages,
       betas: opts.betas,
+      profile,
+      deviceId: loadDeviceId(configDir, logger),
       history: opened.history,
       startSource: resumed ? 'resume' : 'startup',
     },

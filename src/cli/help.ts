@@ -38,6 +38,8 @@ export function helpText(): string {
     'AGENTD_READONLY_SANDBOX (required|auto|off), BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS. See README.md.',
     'Credentials: CLAUDE_CODE_OAUTH_TOKEN, apiKeyHelper (settings; CLAUDE_CODE_API_KEY_HELPER_TTL_MS), CLAUDE_CODE_USE_BEDROCK /',
     '_VERTEX / _FOUNDRY (+ AWS_REGION, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, ANTHROPIC_FOUNDRY_RESOURCE, …).',
+    'Requests: CLAUDE_CODE_EFFORT_LEVEL (or auto), CLAUDE_CODE_SUBAGENT_EFFORT, MAX_THINKING_TOKENS, CLAUDE_CODE_DISABLE_THINKING,',
+    'CLAUDE_CODE_MAX_OUTPUT_TOKENS; settings effortLevel, maxEffortLevel, modelSettings, alwaysThinkingEnabled, showThinkingSummaries.',
     'Network: HTTPS_PROXY, HTTP_PROXY, NO_PROXY, NODE_EXTRA_CA_CERTS, CLAUDE_CODE_CLIENT_CERT / _KEY / _KEY_PASSPHRASE.',
     'Starting: AGENTD_NODE (the node bin/agentd runs; else node on PATH), AGENTD_NATIVE_CACHE (where the native',
     'executable extracts its files; else $XDG_CACHE_HOME/agentd or ~/.cache/agentd).',

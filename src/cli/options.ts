@@ -6,6 +6,7 @@ import type { LogLevel } from '../log/logger.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type ParsedArgs, splitRuleList } from './flags.js';
 import { readEnv } from '../config/env.js';
+import { EFFORT_LEVELS, type EffortLevel, parseEffortLevel } from '../model/request-defaults.js';
 
 import { StartupError } from '../config/errors.js';
 
@@ -26,8 +27,16 @@ export interface CliOptions {
   fallbackModel: string | undefined;
   maxTurns: number | undefined;
   maxBudgetUsd: number | undefined;
-  thinking: 'adaptive' | 'disabled' | undefined;
-  maxThinkingTokens: number | null;
+  /** `--thinking` (enabled and adaptive are one: on, as the model takes it). */
+  thinking: 'on' | 'off' | undefined;
+  /** `--max-thinking-tokens` (0: off). */
+  maxThinkingTokens: number | undefined;
+  /** `--thinking-display`. */
+  thinkingDisplay: 'summarized' | 'omitted' | 'highlights' | undefined;
+  /** `--effort` (the SDK's `effort` option). */
+  effort: EffortLevel | undefined;
+  /** `--verbose`: with `-p --output-format json` the thinking display is the SDK's (cli/request-options.ts). */
+  verbose: boolean;
   betas: string[];
   jsonSchema: Record<string, unknown> | undefined;
   systemPrompt: string | undefined;
@@ -130,8 +139,16 @@ export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, st
   }
 
   const thinkingFlag = last(p, 'thinking');
-  const thinking = thinkingFlag === undefined || thinkingFlag === '' ? undefined : oneOf(p, 'thinking', ['adaptive', 'disabled', 'enabled'] as const, 'adaptive');
-  const mtt = intOpt(p, 'max-thinking-tokens', 0) ?? env.maxThinkingTokens;
+  const thinking = thinkingFlag === undefined || thinkingFlag === '' ? undefined : oneOf(p, 'thinking', ['enabled', 'adaptive', 'disabled'] as const, 'adaptive');
+  const displayFlag = last(p, 'thinking-display');
+  const thinkingDisplay = displayFlag === undefined || displayFlag === '' ? undefined : oneOf(p, 'thinking-display', ['summarized', 'omitted', 'highlights'] as const, 'summarized');
+  // Claude Code warns about an unknown --effort and runs at the default; a mistyped level is refused here
+  // instead (protocol/CHANGELOG.md), so it never silently costs more or thinks less than asked.
+  const effortFlag = last(p, 'effort');
+  const effort = effortFlag === undefined || effortFlag === '' ? undefined : parseEffortLevel(effortFlag, { ultracode: true });
+  if (effortFlag !== undefined && effortFlag !== '' && effort === undefined) {
+    throw new StartupError('invalid_flag_value', `--effort must be one of ${EFFORT_LEVELS.join(', ')}, got ${JSON.stringify(effortFlag)}.`);
+  }
 
   let jsonSchema: Record<string, unknown> | undefined;
   const js = last(p, 'json-schema');
@@ -254,8 +271,11 @@ export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, st
     fallbackModel: last(p, 'fallback-model')?.split(',')[0] || undefined,
     maxTurns: intOpt(p, 'max-turns', 1),
     maxBudgetUsd,
-    thinking: thinking === 'enabled' ? 'adaptive' : thinking,
-    maxThinkingTokens: thinking === 'disabled' ? 0 : mtt !== undefined && Number.isFinite(mtt) ? mtt : null,
+    thinking: thinking === undefined ? undefined : thinking === 'disabled' ? 'off' : 'on',
+    maxThinkingTokens: intOpt(p, 'max-thinking-tokens', 0),
+    thinkingDisplay,
+    effort,
+    verbose: flag(p, 'verbose'),
     betas: all(p, 'betas'),
     jsonSchema,
     systemPrompt,

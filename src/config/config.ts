@@ -5,7 +5,8 @@
 //  - permission mode: --permission-mode (or --dangerously-skip-permissions) > settings `defaultMode` > default;
 //  - environment: the settings `env` (user < project < local < --settings < policy) over the inherited
 //    environment, as Claude Code applies it; a repository's file cannot set agentd's own variables;
-//  - rules and directories: every layer, the flags' (--allowedTools, --disallowedTools, --add-dir) included.
+//  - rules and directories: every layer, the flags' (--allowedTools, --disallowedTools, --add-dir) included;
+//  - thinking and effort: request-options.ts (Claude Code's precedence, measured).
 // Runtime changes (set_model, set_permission_mode, …) go through the session's methods, never through this object.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -17,6 +18,8 @@ import { StartupError } from './errors.js';
 import { readSettingsLayers, type SettingsSourceName } from './settings-files.js';
 import { type ResolvedSettings, resolveSettings } from './settings-resolve.js';
 import { readTrustStore, trustStorePath } from './trust.js';
+import { type RequestFlags, resolveRequestSettings } from './request-options.js';
+import type { RequestSettings } from '../model/request-defaults.js';
 
 export const DEFAULT_MODEL = 'claude-opus-5-5';
 /** Where Claude Code reads the admin policy on Linux (macOS and Windows have their own; agentd runs on Linux). */
@@ -35,6 +38,7 @@ export interface FlagInput {
   settingSources: readonly SettingsSourceName[] | undefined;
   settings: string | undefined;
   managedSettings: string | undefined;
+  request: RequestFlags;
 }
 
 export interface AppConfig {
@@ -47,6 +51,8 @@ export interface AppConfig {
   readonly childEnvSource: Env;
   readonly settings: ResolvedSettings;
   readonly model: { readonly initial: string; readonly launchDefault: string };
+  /** Thinking, its display, effort and max_tokens as asked for (request-options.ts). */
+  readonly request: RequestSettings;
   readonly permissions: {
     readonly startMode: PermissionModeName;
     /** Every rule at start: settings layers, then --allowedTools / --disallowedTools. */
@@ -136,6 +142,7 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     childEnvSource: Object.freeze({ ...input.env, ...settings.childEnv }),
     settings,
     model: Object.freeze({ initial: launchDefault, launchDefault }),
+    request: resolveRequestSettings(flags.request, env, settings.request),
     permissions: Object.freeze({
       startMode,
       rules: Object.freeze([...settings.rules, ...cliRules]),

@@ -39,6 +39,12 @@ export interface EnvConfig {
   smallFastModel: string | undefined;
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
+  /** CLAUDE_CODE_EFFORT_LEVEL, as written (cli/request-options.ts checks it; `auto`/`unset`: no effort). */
+  effortLevel: string | undefined;
+  /** CLAUDE_CODE_SUBAGENT_EFFORT, as written: the effort of a subagent's requests. */
+  subagentEffort: string | undefined;
+  /** CLAUDE_CODE_DISABLE_THINKING: requests carry no thinking parameter. */
+  disableThinking: boolean;
   sessionState: SessionStateMode;
   mcp: {
     timeoutMs: number | undefined;
@@ -81,6 +87,9 @@ export function readEnv(env: Env): EnvConfig {
     smallFastModel: str(env, 'ANTHROPIC_SMALL_FAST_MODEL') ?? str(env, 'ANTHROPIC_DEFAULT_HAIKU_MODEL'),
     maxOutputTokens: int(env, 'CLAUDE_CODE_MAX_OUTPUT_TOKENS'),
     maxThinkingTokens: int(env, 'MAX_THINKING_TOKENS'),
+    effortLevel: str(env, 'CLAUDE_CODE_EFFORT_LEVEL'),
+    subagentEffort: str(env, 'CLAUDE_CODE_SUBAGENT_EFFORT'),
+    disableThinking: truthy(env, 'CLAUDE_CODE_DISABLE_THINKING'),
     sessionState: env['CLAUDE_CODE_EMIT_SESSION_STATE_EVENTS'] === '1' ? 'visible' : env['CLAUDE_CODE_SDK_READS_SESSION_STATE'] === '1' ? 'host_only' : 'none',
     mcp: {
       timeoutMs: int(env, 'MCP_TIMEOUT'),

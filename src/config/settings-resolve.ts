@@ -21,6 +21,7 @@ import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../
 import { StartupError } from './errors.js';
 import type { LayerSource, SettingsLayer, SettingsProblem } from './settings-files.js';
 import { IMPLEMENTED_KEYS, IMPLEMENTED_PERMISSION_KEYS, REFUSED_SETTINGS, valueAt } from './settings-schema.js';
+import { type RequestSettingsFromFiles, requestSettingsFrom } from './settings-effort.js';
 
 export interface SettingsCommandHook {
   event: string;
@@ -56,6 +57,8 @@ export interface ResolvedSettings {
   denyInsteadOfPrompting: boolean;
   /** The policy allows only its own permission rules: host updates cannot add allow rules. */
   managedRulesOnly: boolean;
+  /** effortLevel, maxEffortLevel, modelSettings, alwaysThinkingEnabled, showThinkingSummaries (settings-effort.ts). */
+  request: RequestSettingsFromFiles;
   /** The `sandbox` blocks of the layers merged (tools/sandbox/settings.ts mergeSandboxBlocks; resolveSandboxSettings reads it). */
   sandbox: unknown;
   /** What was not honoured from untrusted project/local files (or locked out by policy), for the log and tests. */
@@ -201,6 +204,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
       for (const what of mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]).ignored) ignore(what);
     }
   }
+  const request = requestSettingsFrom(layers, input.warnRule, (key, file) => void unsupported.push({ file, key }));
   return Object.freeze({
     rules: Object.freeze(rules),
     defaultMode,
@@ -218,6 +222,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     denyInsteadOfPrompting,
     managedRulesOnly,
     sandbox: mergeSandboxBlocks(sandboxLayers).merged,
+    request,
     ignored: Object.freeze(ignored),
     unsupported: Object.freeze(unsupported),
     problems: Object.freeze([...input.problems]),

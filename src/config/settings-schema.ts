@@ -38,6 +38,12 @@ export const SettingsFile = z.lazy(() => z.looseObject({
   apiKeyHelper: z.optional(z.string()),
   disabledMcpjsonServers: z.optional(z.array(z.string())),
   parentSettingsBehavior: z.optional(z.string()),
+  // Request defaults (settings-effort.ts checks the values: a bad one is a warning, never a skipped file).
+  effortLevel: z.optional(z.unknown()),
+  maxEffortLevel: z.optional(z.unknown()),
+  modelSettings: z.optional(z.unknown()),
+  alwaysThinkingEnabled: z.optional(z.unknown()),
+  showThinkingSummaries: z.optional(z.unknown()),
 }));
 export type SettingsFileData = z.infer<typeof SettingsFile>;
 
@@ -58,6 +64,11 @@ export const IMPLEMENTED_KEYS: ReadonlySet<string> = new Set([
   'apiKeyHelper',
   'disabledMcpjsonServers',
   'parentSettingsBehavior',
+  'effortLevel',
+  'maxEffortLevel',
+  'modelSettings',
+  'alwaysThinkingEnabled',
+  'showThinkingSummaries',
   // Handled by the sandbox module (the refusal table below covers it until then).
   'sandbox',
   // agentd runs command hooks only, so no HTTP hook can reach a URL or an environment variable: both lists are

@@ -121,7 +121,8 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     set_max_thinking_tokens: (req) => {
-      d.session.setMaxThinkingTokens(req.max_thinking_tokens ?? null);
+      // Claude Code's semantics: an absent field leaves its value, null returns it to the start-up one.
+      d.session.setMaxThinkingTokens(req.max_thinking_tokens, req.thinking_display);
       return { ok: true, response: {} };
     },
 

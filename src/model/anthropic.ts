@@ -130,14 +130,17 @@ export class AnthropicModelClient implements ModelClient {
 
   private async send(r: Ready, request: ModelRequest, signal: AbortSignal): Promise<{ ok: true; stream: ModelStream } | { ok: false; error: unknown }> {
     const key = this.auth.kind === 'helper' ? await this.helperKey(signal) : undefined;
-    const { betas: requestBetas, ...rest } = request;
-    const betas = [...authBetas(this.auth), ...(requestBetas ?? [])];
-    const body = { ...rest, model: r.mapModel(rest.model), stream: true, ...r.bodyExtra };
+    const { betas: requestBetas = [], bedrockBetas, ...rest } = request;
+    // The credential's beta leads unless the request already places it (the main loop lists Claude Code's order).
+    const betas = [...authBetas(this.auth).filter((b) => !requestBetas.includes(b)), ...requestBetas];
+    const body = { ...rest, model: r.mapModel(rest.model), stream: true, ...r.bodyExtra, ...(bedrockBetas && this.opts.provider.kind === 'bedrock' ? { anthropic_beta: bedrockBetas } : {}) };
     const headers: Record<string, string> = { 'content-type': 'application/json', ...authHeaders(this.auth, key), ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}) };
     let response: Response;
     try {
       response = await r.client
-        .post('/v1/messages', {
+        // The Anthropic API and Foundry: Claude Code's path (the beta Messages endpoint, `?beta=true`); Bedrock's
+        // and Vertex's middleware rewrites the path and takes no query.
+        .post(this.opts.provider.kind === 'firstParty' || this.opts.provider.kind === 'foundry' ? '/v1/messages?beta=true' : '/v1/messages', {
           // What client.beta.messages.create sends. First party: the body serialised in chunks (request-body.ts)
           // rather than by the SDK's JSON.stringify (a long conversation would otherwise be one large string per
           // request), the abort signal riding with it (see chunkedRequestBody). Providers: an object, which their

@@ -81,9 +81,12 @@ export interface ServerToolDefinition {
   blocked_domains?: string[];
 }
 
+/** How the API shows thinking in the answer (Claude Code's display modes; `updates` needs its beta). */
+export type ThinkingDisplayMode = 'updates' | 'summarized' | 'omitted' | 'highlights';
+
 export type ThinkingConfig =
-  | { type: 'enabled'; budget_tokens: number }
-  | { type: 'adaptive' }
+  | { type: 'enabled'; budget_tokens: number; display?: ThinkingDisplayMode }
+  | { type: 'adaptive'; display?: ThinkingDisplayMode }
   | { type: 'disabled' };
 
 export interface SystemBlock {
@@ -99,8 +102,14 @@ export interface ModelRequest {
   messages: ApiMessage[];
   tools?: Array<ToolDefinition | ServerToolDefinition>;
   thinking?: ThinkingConfig;
+  /** Keeps the conversation's thinking blocks (sent whenever thinking is on, as Claude Code does). */
+  context_management?: { edits: ReadonlyArray<{ type: string; keep: string }> };
+  output_config?: { effort: 'low' | 'medium' | 'high' | 'xhigh' | 'max' };
+  temperature?: number;
   metadata?: { user_id?: string };
   betas?: string[];
+  /** Bedrock only: the body's `anthropic_beta` (Claude Code sends a list of its own there beside the header's). */
+  bedrockBetas?: string[];
 }
 
 // ---- raw stream events (the Messages SSE protocol) ----

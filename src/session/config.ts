@@ -2,6 +2,7 @@
 // permissions/, hooks/, store/ and, for the sink, control/).
 import type { Logger } from '../log/logger.js';
 import type { ApiMessage, ModelClient, UserBlock } from '../model/types.js';
+import type { RequestProfile, RequestSettings } from '../model/request-defaults.js';
 import type { PermissionGate, ToolHooks } from '../executor/pipeline.js';
 import type { ProgressOptions } from '../executor/progress.js';
 import type { PermissionModeName } from '../permissions/modes.js';
@@ -16,13 +17,13 @@ export interface SessionSettings {
   model: string;
   fallbackModel: string | undefined;
   permissionMode: PermissionModeName;
-  /** null: provider default (no thinking parameter); 0: disabled; N: a budget of N tokens. */
-  maxThinkingTokens: number | null;
-  /** `--thinking adaptive|disabled`, when given and no budget is set. */
-  thinking: 'adaptive' | 'disabled' | undefined;
+  /**
+   * Thinking, its display, effort and max_tokens as asked for (model/request-defaults.ts turns them into a
+   * request's fields for its model). Live: set_max_thinking_tokens changes the overrides for the next request.
+   */
+  request: RequestSettings;
   maxTurns: number | undefined;
   maxBudgetUsd: number | undefined;
-  maxOutputTokens: number | undefined;
   systemPrompt: SystemPromptSpec;
   /** `--json-schema`: the turn's answer must be JSON matching this schema (see structured-output.ts). */
   jsonSchema: Record<string, unknown> | undefined;
@@ -35,6 +36,10 @@ export interface SessionOptions {
   emitStreamEvents: boolean;
   replayUserMessages: boolean;
   betas: string[];
+  /** Who requests go to (provider, subscription token): decides betas and what the model is sent. */
+  profile: RequestProfile;
+  /** `metadata.device_id` of requests: this installation's persistent id (Claude Code's format). */
+  deviceId: string;
   /** Messages to start from (resume/fork). */
   history: ApiMessage[];
   /** What SessionStart hooks are told. */

@@ -3,7 +3,8 @@
 // prompt, limits, abort signal, event sink, parent tool-use id), so the main session's turn is one caller and a
 // tool that runs an agent of its own (a subagent) is another, with its own thread and toolset.
 import type { AnyTool } from '../tools/tool.js';
-import type { AssistantBlock, ModelRequest, SystemBlock, ThinkingConfig, ToolDefinition } from '../model/types.js';
+import type { AssistantBlock, ModelRequest, SystemBlock, ToolDefinition } from '../model/types.js';
+import { type RequestProfile, requestDefaults } from '../model/request-defaults.js';
 import { callTokens } from '../model/token-estimate.js';
 import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
 import { isRecorded } from '../thread/recorder.js';
@@ -35,7 +36,7 @@ export type LoopServices = Pick<
 /** Model settings and limits of one loop (a snapshot per turn; the session's setters change the next turn). */
 export type LoopSettings = Pick<
   SessionSettings,
-  'model' | 'fallbackModel' | 'maxThinkingTokens' | 'thinking' | 'maxTurns' | 'maxBudgetUsd' | 'maxOutputTokens' | 'jsonSchema'
+  'model' | 'fallbackModel' | 'request' | 'maxTurns' | 'maxBudgetUsd' | 'jsonSchema'
 >;
 
 export interface AgentLoopParams {
@@ -58,8 +59,10 @@ export interface AgentLoopParams {
   /** Set for a nested loop: the tool_use id of the call that runs it; every event carries it. */
   parentToolUseId?: string;
   emitStreamEvents: boolean;
+  /** `--betas`: sent after the ones Claude Code would send. */
   betas: readonly string[];
-  /** `metadata.user_id` of requests. */
+  profile: RequestProfile;
+  /** `metadata.user_id` of requests (userIdFor). */
   userId: string;
   /** For the result: when the turn started, which user messages it answers, and the session's counters. */
   startedAt: number;
@@ -83,11 +86,9 @@ function textOf(blocks: readonly AssistantBlock[]): string {
     .join('');
 }
 
-function thinkingFor(s: Readonly<LoopSettings>): ThinkingConfig | undefined {
-  if (s.maxThinkingTokens === 0) return undefined;
-  if (s.maxThinkingTokens !== null && s.maxThinkingTokens > 0) return { type: 'enabled', budget_tokens: s.maxThinkingTokens };
-  if (s.thinking === 'adaptive') return { type: 'adaptive' };
-  return undefined;
+/** Claude Code's `metadata.user_id`: a JSON object in a string (no account uuid: agentd signs no one in). */
+export function userIdFor(deviceId: string, sessionId: string): string {
+  return JSON.stringify({ device_id: deviceId, account_uuid: '', session_id: sessionId });
 }
 
 /** The counters of one loop run, for its result. */
@@ -148,17 +149,17 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
   const useStructured = settings.jsonSchema !== undefined && p.tools.get(STRUCTURED_OUTPUT_TOOL) !== undefined;
   const buildRequest = (model: string): ModelRequest => {
     const toolDefs = p.tools.definitions();
-    const thinking = thinkingFor(settings);
-    const maxTokens = settings.maxOutputTokens ?? 32_000;
+    // Thinking, effort, max_tokens and betas as Claude Code sends them for this model (request-defaults.ts).
+    const { betas, ...fields } = requestDefaults(model, settings.request, p.profile);
+    for (const b of p.betas) if (!betas.includes(b)) betas.push(b);
     return {
       model,
-      max_tokens: thinking?.type === 'enabled' ? Math.max(maxTokens, thinking.budget_tokens + 4096) : maxTokens,
       system: p.system(model),
       messages: p.context ? withContext(thread.forRequest(), p.context(model)) : thread.forRequest(),
       ...(toolDefs.length ? { tools: toolDefs } : {}),
-      ...(thinking ? { thinking } : {}),
       metadata: { user_id: p.userId },
-      ...(p.betas.length ? { betas: [...p.betas] } : {}),
+      ...fields,
+      ...(betas.length ? { betas } : {}),
     };
   };
 

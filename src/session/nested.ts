@@ -3,6 +3,7 @@
 // services, usage ledger and host, and reports through the session's sink with every event stamped with the
 // tool_use id of the call that runs it. Its signal is the call's: interrupting the outer turn stops it.
 import type { SystemBlock, UserBlock } from '../model/types.js';
+import type { RequestProfile, RequestSettings } from '../model/request-defaults.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import { type SidechainRecorder, nullRecorder } from '../thread/recorder.js';
 import { Thread } from '../thread/thread.js';
@@ -18,7 +19,8 @@ export interface NestedLoopSpec {
   prompt: string | UserBlock[];
   system: (model: string) => SystemBlock[];
   tools: Toolset;
-  settings: Readonly<LoopSettings>;
+  /** The loop's model and limits; its thinking and effort are the session's (`request` of the host). */
+  settings: Readonly<Omit<LoopSettings, 'request'>>;
   /** The calling tool's signal. */
   signal: AbortSignal;
   emitStreamEvents?: boolean;
@@ -52,6 +54,10 @@ export interface NestedLoopHost {
   sidechainRecorder: ((agentId: string) => SidechainRecorder) | undefined;
   sessionId: string;
   betas: readonly string[];
+  profile: RequestProfile;
+  userId: string;
+  /** The session's request options, read when the loop starts (a subagent thinks as the session does, measured). */
+  request: () => RequestSettings;
 }
 
 /** Events of the outer turn's shape that a nested loop does not report (its own progress is its messages). */
@@ -68,7 +74,7 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
     services,
     tools: spec.tools,
     thread,
-    settings: spec.settings,
+    settings: { ...spec.settings, request: subagentRequest(host.request()) },
     system: spec.system,
     ledger: host.ledger,
     // Its own copy: a `cd` inside the subagent does not move the session.
@@ -84,7 +90,8 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
     ...(spec.stopHook ? { stopHook: spec.stopHook } : {}),
     emitStreamEvents: spec.emitStreamEvents === true,
     betas: host.betas,
-    userId: `agentd_session_${host.sessionId}`,
+    profile: host.profile,
+    userId: host.userId,
     startedAt: services.now(),
     userMessageUuids: [],
     resultIndex: 0,
@@ -97,4 +104,9 @@ export async function runNestedLoop(host: NestedLoopHost, spec: NestedLoopSpec):
   }
   recorder.close();
   return { result, thread };
+}
+
+/** CLAUDE_CODE_SUBAGENT_EFFORT outranks every other effort source for a subagent's requests. */
+function subagentRequest(r: RequestSettings): RequestSettings {
+  return r.subagentEffort === undefined ? r : { ...r, effort: { ...r.effort, override: r.subagentEffort } };
 }

@@ -1,6 +1,7 @@
 // A session: the conversation, its settings, the queue of user messages, and the loop that runs one turn per
 // queued message. Every turn ends with exactly one turn_result event, whatever happens inside it.
 import type { ApiMessage } from '../model/types.js';
+import { withThinkingOverride } from '../model/request-defaults.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import { AbortReason } from '../util/abort.js';
 import { AsyncQueue } from '../util/async-queue.js';
@@ -11,6 +12,7 @@ import { Thread } from '../thread/thread.js';
 import { runLocalCommand } from './local-command.js';
 import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
+import { userIdFor } from './loop.js';
 import { runCompactTurn } from './compact-turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
 
@@ -29,6 +31,8 @@ export interface BackgroundWork {
 
 export class Session {
   readonly id: string;
+  /** `metadata.user_id` of every request of the session (its subagents' included). */
+  private readonly userId: string;
   /** The main thread: the conversation and its transcript, kept as one. */
   readonly thread: Thread;
   readonly ledger = new UsageLedger();
@@ -48,6 +52,7 @@ export class Session {
     readonly settings: SessionSettings,
   ) {
     this.id = opts.sessionId;
+    this.userId = userIdFor(opts.deviceId, opts.sessionId);
     this.thread = new Thread({ recorder: deps.recorder, history: opts.history, newUuid: deps.newUuid });
     this.shared = { current: deps.initialShared };
   }
@@ -142,6 +147,9 @@ export class Session {
         sidechainRecorder: this.deps.sidechainRecorder,
         sessionId: this.id,
         betas: this.opts.betas,
+        profile: this.opts.profile,
+        userId: this.userId,
+        request: () => this.settings.request,
       },
       spec,
     );
@@ -151,8 +159,9 @@ export class Session {
     this.settings.model = model;
   }
 
-  setMaxThinkingTokens(n: number | null): void {
-    this.settings.maxThinkingTokens = n;
+  /** set_max_thinking_tokens: undefined leaves a value as it is, null returns it to the start-up one. */
+  setMaxThinkingTokens(n: number | null | undefined, display?: 'summarized' | 'omitted' | 'highlights' | null): void {
+    this.settings.request = withThinkingOverride(this.settings.request, n, display);
   }
 
   setPermissionMode(mode: PermissionModeName): void {
@@ -208,6 +217,8 @@ export class Session {
             emitStreamEvents: this.opts.emitStreamEvents,
             replayUserMessages: this.opts.replayUserMessages,
             betas: this.opts.betas,
+            profile: this.opts.profile,
+            userId: this.userId,
             resultIndex: this.resultIndex,
             queuedCount: () => this.queue.size,
             emit: (ev: SessionEvent) => this.emit(ev),

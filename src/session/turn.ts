@@ -2,6 +2,7 @@
 // the session's thread, exactly one TurnResult out.
 import { platform as osPlatform } from 'node:os';
 import type { SystemBlock, UserBlock } from '../model/types.js';
+import type { RequestProfile } from '../model/request-defaults.js';
 import type { SessionEvent, TurnResult } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
@@ -23,6 +24,9 @@ export interface TurnContext {
   emitStreamEvents: boolean;
   replayUserMessages: boolean;
   betas: string[];
+  profile: RequestProfile;
+  /** `metadata.user_id` (loop.ts userIdFor). */
+  userId: string;
   resultIndex: number;
   queuedCount: () => number;
   emit: (ev: SessionEvent) => void | Promise<void>;
@@ -66,7 +70,8 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     sink: tc.emit,
     emitStreamEvents: tc.emitStreamEvents,
     betas: tc.betas,
-    userId: `agentd_session_${tc.sessionId}`,
+    profile: tc.profile,
+    userId: tc.userId,
     ...(deps.compaction ? { compaction: deps.compaction } : {}),
   });
 }

@@ -100,7 +100,8 @@ describe('cloud providers through the official SDK', () => {
     expect(account).toEqual({ apiProvider: 'foundry' });
     expect(result).toMatchObject({ subtype: 'success', result: 'hello from the provider' });
     const req = server.requests[0];
-    expect(req?.path).toBe('/anthropic/v1/messages');
+    // Claude Code's path on Foundry too: the beta Messages endpoint (measured, test/measure/request-defaults.measure.ts).
+    expect(req?.path).toBe('/anthropic/v1/messages?beta=true');
     expect(req?.body).toMatchObject({ model: 'claude-opus-4-1', stream: true });
     expect(req?.headers['x-api-key']).toBe(key);
   });

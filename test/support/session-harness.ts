@@ -1,4 +1,5 @@
 // Builds a Session on the in-process scripted model with fake (or given) tools, collecting its events.
+import type { RequestSettings } from '../../src/model/request-defaults.js';
 import { tmpdir } from 'node:os';
 import { passThroughHooks, passThroughPermissions, type PermissionGate, type ToolHooks } from '../../src/executor/pipeline.js';
 import { silentLogger } from '../../src/log/logger.js';
@@ -50,11 +51,9 @@ export function sessionHarness(opts: {
     model: 'claude-test',
     fallbackModel: undefined,
     permissionMode: 'default',
-    maxThinkingTokens: null,
-    thinking: undefined,
+    request: plainRequestSettings(),
     maxTurns: undefined,
     maxBudgetUsd: undefined,
-    maxOutputTokens: undefined,
     systemPrompt: { kind: 'custom', parts: [''] },
     jsonSchema: undefined,
     ...opts.settings,
@@ -85,7 +84,7 @@ export function sessionHarness(opts: {
       initialShared: { cwd: '/w', additionalDirectories: [] },
       ...(opts.compaction ? { compaction: opts.compaction } : {}),
     },
-    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], history: [], startSource: 'startup' },
+    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], profile: { provider: 'firstParty', oauth: false }, deviceId: 'd'.repeat(64), history: [], startSource: 'startup' },
     settings,
   );
   session.start();
@@ -131,4 +130,18 @@ export function kinds(events: readonly SessionEvent[], opts: { usage?: boolean }
         return e.type;
     }
   });
+}
+
+/** Request options with nothing asked (no flag, variable or setting): the model's defaults. */
+export function plainRequestSettings(): RequestSettings {
+  return {
+    thinking: { kind: 'default' },
+    thinkingOverride: null,
+    display: 'updates',
+    displayOverride: null,
+    outputDisplay: 'updates',
+    effort: { override: undefined, flag: undefined, layers: [] },
+    maxOutputTokens: undefined,
+    subagentEffort: undefined,
+  };
 }

@@ -44,6 +44,7 @@ const NO_FLAGS: FlagInput = {
   settingSources: undefined,
   settings: undefined,
   managedSettings: undefined,
+  request: { thinking: undefined, maxThinkingTokens: undefined, thinkingDisplay: undefined, effort: undefined, verbose: false, outputFormat: 'stream-json' },
 };
 
 function resolve(f: Fixture, flags: Partial<FlagInput> = {}, env: Record<string, string> = {}) {

@@ -61,7 +61,8 @@ describe('the Anthropic adapter sends the chunked body', () => {
     const rec = server.requests[server.requests.length - 1];
     const { betas: _betas, ...body } = request;
     expect(rec?.body).toEqual({ ...body, stream: true });
-    expect(rec?.path).toBe('/v1/messages');
+    // Claude Code's path for the Anthropic API: the beta Messages endpoint.
+    expect(rec?.path).toBe('/v1/messages?beta=true');
     expect(rec?.headers).toMatchObject({
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(JSON.stringify({ ...body, stream: true }))),

@@ -46,7 +46,7 @@ function delegateTool(session: () => Session, outcomes: NestedLoopOutcome[]): To
         prompt: input.prompt,
         system: () => [{ type: 'text', text: NESTED_SYSTEM }],
         tools: new ToolRegistry([echoTool]),
-        settings: { model: 'claude-nested', fallbackModel: undefined, maxThinkingTokens: null, thinking: undefined, maxTurns: 5, maxBudgetUsd: undefined, maxOutputTokens: undefined, jsonSchema: undefined },
+        settings: { model: 'claude-nested', fallbackModel: undefined, maxTurns: 5, maxBudgetUsd: undefined, jsonSchema: undefined },
         signal: ctx.signal,
       });
       outcomes.push(out);
