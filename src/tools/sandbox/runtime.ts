@@ -11,10 +11,13 @@
 //    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`; with no
 //    host allowed at all, the namespace has no way out (no proxy relays: offline.ts).
 // A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
+// The runtime scans the working directory with ripgrep: the rg tools/ripgrep.ts finds (the one agentd ships
+// first).
 import { homedir, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import type { CommandSandboxSettings } from './settings.js';
+import { NO_RIPGREP, type Ripgrep, findRipgrep } from '../ripgrep.js';
 import { withoutRelays } from './offline.js';
 import { MANDATORY_DENY_SEARCH_DEPTH, bwrapArgv, createWrapCache, missingMountTargets, removeMountPoints } from './wrap-cache.js';
 
@@ -78,6 +81,9 @@ export interface CommandSandboxOptions {
    * omitted, every command is wrapped afresh.
    */
   workingDirectory?: () => string;
+  /** Finds the rg the runtime scans with (default: the one agentd ships; the caller passes tools/ripgrep.ts
+   *  findRipgrep with USE_BUILTIN_RIPGREP and its PATH). */
+  ripgrep?: () => Promise<Ripgrep | undefined>;
 }
 
 export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbox {
@@ -120,7 +126,7 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
     removeMountPoints(pendingStubs);
     pendingStubs.clear();
   };
-  const config = () => ({
+  const config = (ripgrep: { command: string } | undefined) => ({
     network: {
       allowedDomains: s.network.allowedDomains,
       deniedDomains: s.network.deniedDomains,
@@ -131,6 +137,7 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       ...(s.network.httpProxyPort !== undefined ? { httpProxyPort: s.network.httpProxyPort } : {}),
       ...(s.network.socksProxyPort !== undefined ? { socksProxyPort: s.network.socksProxyPort } : {}),
     },
+    ...(ripgrep ? { ripgrep } : {}),
     // Its default, named so that the wrap cache fingerprints the same depth the runtime walks.
     mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
     filesystem: { denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, allowWrite: s.filesystem.allowWrite, denyWrite: s.filesystem.denyWrite },
@@ -148,14 +155,17 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
           runtime = await load();
           const m = runtime.SandboxManager;
           if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${platform()})` };
-          const deps = await m.checkDependenciesAsync();
+          const rg = await ripgrepFor(opts.ripgrep ?? shippedOnly);
+          // ripgrep is needed on Linux only (the runtime's scan for the files it protects).
+          if (rg === undefined && platform() === 'linux') return { state: 'unavailable', reason: NO_RIPGREP };
+          const deps = await m.checkDependenciesAsync(rg);
           if (deps.errors.length) return { state: 'unavailable', reason: deps.errors.join('; ') };
           // The runtime checks for the programs, not for the namespaces they need: without user namespaces
           // every command would fail, so that is found out here (fail closed at start-up, clear reason).
           const ns = await namespaceProbe(s.bwrapPath ?? 'bwrap', s.enableWeakerNestedSandbox === true);
           if (ns !== undefined) return { state: 'unavailable', reason: ns };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
-          await m.initialize(config());
+          await m.initialize(config(rg));
           return { state: 'active' };
         } catch (e) {
           return { state: 'unavailable', reason: e instanceof Error ? e.message : String(e) };
@@ -217,6 +227,14 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   };
 }
 
+const shippedOnly = (): Promise<Ripgrep | undefined> => findRipgrep({ preferSystem: false, path: undefined });
+
+/** The rg the runtime gets (its `ripgrep` configuration). */
+async function ripgrepFor(find: () => Promise<Ripgrep | undefined>): Promise<{ command: string } | undefined> {
+  const rg = await find();
+  return rg ? { command: rg.command } : undefined;
+}
+
 /** The violation lines the runtime recorded for `script` since `since` (ms): its proxy's denials. */
 function proxyDenials(rt: Runtime, script: string, since: number): string[] {
   try {
@@ -265,11 +283,16 @@ export async function namespaceProbe(bwrap: string, weakerNested: boolean): Prom
  * What `agentd doctor` reports: whether the command sandbox could run here, without starting it (no proxies).
  * `load` substitutes the runtime (tests).
  */
-export async function probeCommandSandbox(load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime')): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
+export async function probeCommandSandbox(
+  load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime'),
+  ripgrep: () => Promise<Ripgrep | undefined> = shippedOnly,
+): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
   try {
     const m = (await load()).SandboxManager;
     if (!m.isSupportedPlatform()) return { ok: false, reason: `the sandbox does not support this platform (${platform()})` };
-    const deps = await m.checkDependenciesAsync();
+    const rg = await ripgrepFor(ripgrep);
+    if (rg === undefined && platform() === 'linux') return { ok: false, reason: NO_RIPGREP };
+    const deps = await m.checkDependenciesAsync(rg);
     if (deps.errors.length) return { ok: false, reason: deps.errors.join('; ') };
     const ns = await namespaceProbe('bwrap', false);
     return ns === undefined ? { ok: true, warnings: deps.warnings } : { ok: false, reason: ns };
