@@ -31,6 +31,7 @@ export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionR
   if (!r.ok) throw new StartupError('sandbox_settings_invalid', r.message);
   if (!r.settings) return { sandbox: undefined, gate: Promise.resolve(undefined) };
   const settings = r.settings;
+  for (const note of r.notes ?? []) logger.warn({ note }, 'sandbox settings');
   // The runtime scans this process's working directory; the wrap cache fingerprints the same one.
   const sandbox = createCommandSandbox({ settings, logger, workingDirectory: () => process.cwd(), ripgrep: () => findRipgrep(ripgrep) });
   const gate = sandbox.start().then((st) => {
