@@ -3,6 +3,20 @@
 // `sandbox` option (a --settings layer) and from a project's .claude/settings.json, and with values of the wrong
 // type. Drives the reference binary through the TS SDK against the loopback model; prints what each sandboxed
 // Bash command saw. Run: npx vitest run -c test/measure/vitest.measure.config.ts test/measure/sandbox-credentials.measure.ts
+//
+// Found (2026-11-29, Claude Code 2.1.330, Linux, bwrap + socat, no system rg):
+//  - SDK option, deny: the variable is unset, the file "Permission denied". Mask: both read `fake_value_<uuid>`,
+//    and without tlsTerminate stderr says "⚠ sandbox.credentials mask entries (…) are configured but TLS
+//    termination is unavailable — … Enable sandbox.network.tlsTerminate, or remove the mask entries".
+//  - Project file, deny: honoured as from the option. Mask: dropped; the real value and file are readable.
+//  - tlsTerminate {} from the option: SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, CURL_CA_BUNDLE, REQUESTS_CA_BUNDLE and
+//    GIT_SSL_CAINFO point at the runtime's trust bundle; from the project file: not honoured (none set).
+//  - A wrong type in the option (tlsTerminate: true, credentials: "x", a files entry without mode): start-up
+//    refused, "the settings passed with --settings … failed validation, so none of them apply (sandbox.…: …)".
+//  - A wrong type in the project file (credentials: "x"): the whole project `sandbox` block is dropped silently,
+//    `enabled` included (commands ran unsandboxed).
+//  - tlsTerminate with a CA path that does not exist: every Bash call fails "Sandbox is required but failed to
+//    initialize: tlsTerminate.caCertPath: cannot read … (ENOENT)".
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
