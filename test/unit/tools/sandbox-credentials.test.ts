@@ -253,6 +253,7 @@ describe('through the settings files', () => {
         settingSources: undefined,
         settings: JSON.stringify({ sandbox: { enabled: true, network: { allowedDomains: ['localhost'], tlsTerminate: {} }, credentials: { envVars: [{ name: 'TOKEN', mode: 'mask' }] } } }),
         managedSettings: undefined,
+        request: { thinking: undefined, maxThinkingTokens: undefined, thinkingDisplay: undefined, effort: undefined, verbose: false, outputFormat: 'stream-json' },
       },
       env: { HOME: home, AGENTD_MANAGED_SETTINGS_DIR: join(home, 'no-managed') },
       cwd,
