@@ -15,11 +15,18 @@ COPY scripts ./scripts
 COPY protocol ./protocol
 COPY src ./src
 COPY bin ./bin
-RUN node scripts/build.mjs && npm prune --omit=dev --omit=optional
+RUN node scripts/build.mjs && npm prune --omit=dev
+# The ripgrep agentd ships is an optional dependency too (@vscode/ripgrep's package for this platform), skipped
+# above: fetched on its own, at the version @vscode/ripgrep names, so the image needs no ripgrep of its own.
+RUN rg_pkg="@vscode/ripgrep-linux-$(node -p process.arch)" \
+ && rg_ver="$(node -p "require('./node_modules/@vscode/ripgrep/package.json').optionalDependencies['$rg_pkg']")" \
+ && mkdir -p "node_modules/$rg_pkg" \
+ && tgz="$(npm pack --silent "$rg_pkg@$rg_ver")" \
+ && tar -xzf "$tgz" --strip-components=1 -C "node_modules/$rg_pkg" && rm -f "$tgz"
 
 FROM node:20-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini ripgrep bash git ca-certificates bubblewrap socat \
+ && apt-get install -y --no-install-recommends tini bash git ca-certificates bubblewrap socat \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json ./

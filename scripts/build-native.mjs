@@ -9,6 +9,8 @@
 //   node_modules/{ajv,picomatch,turndown} each bundled into one CommonJS file (the bundles require them by name)
 //   node_modules/web-tree-sitter        its CommonJS build and WASM, as published
 //   node_modules/tree-sitter-bash       the grammar's WASM
+//   node_modules/@vscode/ripgrep-linux-<arch>  the ripgrep binary agentd ships (≈ 5.5 MB; tools/ripgrep.ts finds it
+//                                       there as from the npm install), extracted executable
 // A scan of the bundles fails the build if they require any other package, so a new run-time dependency cannot
 // silently break the native build.
 //
@@ -106,6 +108,20 @@ try {
   add('node_modules/tree-sitter-bash/package.json', tsbPj);
   add('node_modules/tree-sitter-bash/tree-sitter-bash.wasm', join(pkgDir('tree-sitter-bash'), 'tree-sitter-bash.wasm'));
 
+  // ripgrep, for Grep and the command sandbox's scan on a machine without one: carried rather than required, as
+  // Claude Code's own executable embeds it (the executable's point is to need nothing installed). The bundles
+  // find it as @vscode/ripgrep does from an npm install: <dir>/node_modules/@vscode/ripgrep-<platform>-<arch>/bin/rg.
+  const rgPkg = `@vscode/ripgrep-${process.platform}-${process.arch}`;
+  if (!existsSync(join(pkgDir(rgPkg), 'bin', 'rg'))) throw new Error(`${rgPkg} is not installed (an optional dependency of @vscode/ripgrep): run npm ci without --omit=optional`);
+  const rgPj = join(stage, 'node_modules', ...rgPkg.split('/'), 'package.json');
+  mkdirSync(dirname(rgPj), { recursive: true });
+  writeFileSync(rgPj, `${JSON.stringify({ name: rgPkg, version: version(rgPkg), license: 'MIT' })}\n`);
+  add(`node_modules/${rgPkg}/package.json`, rgPj);
+  add(`node_modules/${rgPkg}/LICENSE`, join(pkgDir(rgPkg), 'LICENSE'));
+  add(`node_modules/${rgPkg}/bin/rg`, join(pkgDir(rgPkg), 'bin', 'rg'));
+  /** Assets extracted with the executable bit. */
+  const executables = [`node_modules/${rgPkg}/bin/rg`];
+
   // Every package the bundles name at run time must be among the assets.
   // Left out on purpose: @anthropic-ai/sandbox-runtime (ESM with native helpers found next to its modules). Its
   // require fails in the executable, so `sandbox` settings that enable it fail start-up there
@@ -141,7 +157,7 @@ try {
     format: 'cjs',
     target: 'node20',
     logLevel: 'warning',
-    define: { AGENTD_NATIVE_BUILD: JSON.stringify(buildId), AGENTD_NATIVE_FILES: JSON.stringify(keys) },
+    define: { AGENTD_NATIVE_BUILD: JSON.stringify(buildId), AGENTD_NATIVE_FILES: JSON.stringify(keys), AGENTD_NATIVE_EXECUTABLES: JSON.stringify(executables) },
   });
 
   mkdirSync(dirname(out), { recursive: true });

@@ -42,7 +42,7 @@ export function setUpTools(
   side?: { model: ModelClient; recordUsage: (model: string, usage: Usage) => void },
 ): ToolSetup {
   const sideModel = side ? createSideModel(side.model, io.env, side.recordUsage) : undefined;
-  const sandboxSetup = setUpCommandSandbox(sandbox.block, sandbox.allowRules, io.logger);
+  const sandboxSetup = setUpCommandSandbox(sandbox.block, sandbox.allowRules, io.logger, { preferSystem: config.env.ripgrepPreferSystem, path: config.env.path });
   const commandSandbox = sandboxSetup.sandbox;
   const logger = io.logger;
   // Every process agentd starts carries this run's tag in its environment, so the exit can find and kill
@@ -65,7 +65,7 @@ export function setUpTools(
     loadTools = () => resolve();
   }).then(() => import('../tools/lazy-entry.js')).then((m) => {
     background = m.createBackgroundRegistry();
-    const selected = selectTools(m.builtinTools({ projectDir: io.cwd }), { base: opts.tools });
+    const selected = selectTools(m.builtinTools({ projectDir: io.cwd, preferSystemRipgrep: config.env.ripgrepPreferSystem }), { base: opts.tools });
     // StructuredOutput may already be registered (from --json-schema); the built-ins go in front of it.
     const extra = tools.names().map((n) => tools.get(n)).filter((t): t is NonNullable<typeof t> => t !== undefined);
     for (const n of tools.names()) tools.remove(n);

@@ -1,7 +1,8 @@
 // The native executable's main script (Node's single-executable application, built by scripts/build-native.mjs).
 //
 // A SEA runs one CommonJS script whose `require` knows only Node's built-ins. agentd's bundles, the packages
-// they require at run time (pino, ajv, web-tree-sitter, picomatch) and the tree-sitter WASM files travel as
+// they require at run time (pino, ajv, web-tree-sitter, picomatch), the tree-sitter WASM files and the ripgrep
+// binary agentd ships (made executable) travel as
 // SEA assets and are extracted once per build into a private cache directory, laid out like the npm install
 // (<dir>/agentd.js, <dir>/node_modules/…). From there the same launcher as bin/agentd's runs them: the same
 // bundles, the same lazy loading, the same V8 code caches (embedded warm, rewritten there if ever stale), the
@@ -19,6 +20,8 @@ import { launch } from './launch.js';
 /** Set by scripts/build-native.mjs: a hash of every asset and the Node version, and the asset keys. */
 declare const AGENTD_NATIVE_BUILD: string;
 declare const AGENTD_NATIVE_FILES: readonly string[];
+/** The asset keys extracted with the executable bit (ripgrep). */
+declare const AGENTD_NATIVE_EXECUTABLES: readonly string[];
 
 /** Written last into a finished extraction (which is then renamed into place as a whole). */
 const MARKER = '.agentd-native';
@@ -70,7 +73,7 @@ function extractInto(dir: string): void {
     const file = join(dir, key);
     mkdirSync(dirname(file), { recursive: true });
     const bytes = getRawAsset(key); // a view of the executable's mapped memory, not a copy
-    writeFileSync(file, typeof bytes === 'string' ? bytes : new Uint8Array(bytes));
+    writeFileSync(file, typeof bytes === 'string' ? bytes : new Uint8Array(bytes), { mode: AGENTD_NATIVE_EXECUTABLES.includes(key) ? 0o755 : 0o644 });
   }
   writeFileSync(join(dir, MARKER), `${AGENTD_NATIVE_BUILD}\n`);
 }

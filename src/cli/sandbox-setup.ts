@@ -8,6 +8,7 @@ import type { PermissionRule } from '../permissions/rules.js';
 import { type CommandSandbox, createCommandSandbox } from '../tools/sandbox/runtime.js';
 import { placeCommand } from '../tools/sandbox/policy.js';
 import { resolveSandboxSettings } from '../tools/sandbox/settings.js';
+import { type RipgrepChoice, findRipgrep } from '../tools/ripgrep.js';
 import { type CliOptions, StartupError } from './options.js';
 import { startupFailure } from './startup-failure.js';
 
@@ -24,19 +25,21 @@ export function webFetchAllowedDomains(rules: readonly PermissionRule[]): string
   return rules.filter((r) => r.behavior === 'allow' && r.toolName === 'WebFetch' && r.ruleContent?.startsWith('domain:')).map((r) => (r.ruleContent ?? '').slice('domain:'.length).trim()).filter(Boolean);
 }
 
-export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionRule[], logger: Logger): SandboxSetup {
+/** `ripgrep`: how to find the rg the runtime scans with (USE_BUILTIN_RIPGREP and agentd's PATH; tools/ripgrep.ts). */
+export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionRule[], logger: Logger, ripgrep: RipgrepChoice): SandboxSetup {
   const r = resolveSandboxSettings(merged, webFetchAllowedDomains(rules));
   if (!r.ok) throw new StartupError('sandbox_settings_invalid', r.message);
   if (!r.settings) return { sandbox: undefined, gate: Promise.resolve(undefined) };
   const settings = r.settings;
+  for (const note of r.notes ?? []) logger.warn({ note }, 'sandbox settings');
   // The runtime scans this process's working directory; the wrap cache fingerprints the same one.
-  const sandbox = createCommandSandbox({ settings, logger, workingDirectory: () => process.cwd() });
+  const sandbox = createCommandSandbox({ settings, logger, workingDirectory: () => process.cwd(), ripgrep: () => findRipgrep(ripgrep) });
   const gate = sandbox.start().then((st) => {
     if (st.state === 'active') return undefined;
     if (settings.failIfUnavailable) {
       return new StartupError(
         'sandbox_required_unavailable',
-        `The sandbox is enabled (sandbox.enabled) and required, but it cannot start: ${st.reason}. On Linux it needs bubblewrap (bwrap), socat and ripgrep (rg) on PATH and user namespaces; install them, or set sandbox.failIfUnavailable: false to run commands unsandboxed.`,
+        `The sandbox is enabled (sandbox.enabled) and required, but it cannot start: ${st.reason}. On Linux it needs bubblewrap (bwrap) and socat on PATH and user namespaces (ripgrep comes with agentd); install them, or set sandbox.failIfUnavailable: false to run commands unsandboxed.`,
       );
     }
     logger.warn({ reason: st.reason }, 'sandbox unavailable: commands run unsandboxed (sandbox.failIfUnavailable is false)');

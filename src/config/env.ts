@@ -56,6 +56,11 @@ export interface EnvConfig {
   };
   /** AGENTD_READONLY_SANDBOX, parsed by tools/sandbox. */
   readOnlySandbox: string | undefined;
+  /**
+   * USE_BUILTIN_RIPGREP set to 0, false, no or off (Claude Code's variable and values): an `rg` on PATH is run
+   * before the one agentd ships (tools/ripgrep.ts).
+   */
+  ripgrepPreferSystem: boolean;
   path: string | undefined;
   home: string | undefined;
   logLevel: string | undefined;
@@ -99,6 +104,7 @@ export function readEnv(env: Env): EnvConfig {
       oauthCallbackPort: int(env, 'MCP_OAUTH_CALLBACK_PORT'),
     },
     readOnlySandbox: env['AGENTD_READONLY_SANDBOX'],
+    ripgrepPreferSystem: /^(0|false|no|off)$/i.test((env['USE_BUILTIN_RIPGREP'] ?? '').trim()),
     path: env['PATH'],
     home: str(env, 'HOME'),
     logLevel: env['AGENTD_LOG_LEVEL'],

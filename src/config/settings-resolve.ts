@@ -201,7 +201,10 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     if (l.raw['sandbox'] !== undefined) {
       // Lists combined across layers; a repository's file can only tighten (tools/sandbox/settings.ts).
       sandboxLayers.push({ block: l.raw['sandbox'], trusted });
-      for (const what of mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]).ignored) ignore(what);
+      const checked = mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]);
+      for (const what of checked.ignored) ignore(what);
+      // A value of the wrong type: said with the file, never a stop (tools/sandbox/credentials.ts).
+      for (const what of checked.invalid) input.warnRule(what, l.file);
     }
   }
   const request = requestSettingsFrom(layers, input.warnRule, (key, file) => void unsupported.push({ file, key }));

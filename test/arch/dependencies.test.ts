@@ -157,6 +157,8 @@ describe('architecture', () => {
       ajv: (p) => p === 'src/tools/json-schema.ts',
       // Loaded lazily, only when the `sandbox` settings turn the command sandbox on.
       '@anthropic-ai/sandbox-runtime': (p) => p === 'src/tools/sandbox/runtime.ts',
+      // The ripgrep agentd ships: one module chooses the rg Grep, the sandbox and doctor run.
+      '@vscode/ripgrep': (p) => p === 'src/tools/ripgrep.ts',
       // Required by the converter's worker thread on the first HTML page WebFetch reads.
       turndown: (p) => p === 'src/tools/builtin/html-markdown.ts',
       tinyglobby: (p) => p.startsWith('src/tools/'),

@@ -1,7 +1,8 @@
 // agentd with no `node` on PATH, driven by the official TypeScript SDK (its own spawn, PATH empty in the
 // child's environment): the native executable built by scripts/build-native.mjs (built here, 2-6 s, so every
 // `npm test` proves the build), bin/agentd with AGENTD_NODE, and bin/agentd under its parent's node. One turn
-// each: Bash calls that run commands by name, a Read, then the result. Plus bin/agentd's one-line errors.
+// each: Bash calls that run commands by name, a Read, a Grep that runs the ripgrep agentd ships (no rg on the
+// empty PATH; the native executable carries it), then the result. Plus bin/agentd's one-line errors.
 import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ const SCENARIO: Scenario = {
           { type: 'tool_use', id: 'toolu_ls', name: 'Bash', input: { command: 'ls' } },
           { type: 'tool_use', id: 'toolu_path', name: 'Bash', input: { command: 'echo "tools: PATH=$PATH"' } },
           { type: 'tool_use', id: 'toolu_read', name: 'Read', input: { file_path: '{{cwd}}/notes.md' } },
+          { type: 'tool_use', id: 'toolu_grep', name: 'Grep', input: { pattern: 'be.a', output_mode: 'count' } },
         ],
       },
     },
@@ -81,17 +83,25 @@ function expectTurn(msgs: SDKMessage[]): void {
     'assistant',
     'assistant',
     'assistant',
+    'assistant',
+    'user',
     'user',
     'user',
     'user',
     'assistant',
     'result/success',
   ]);
-  expect(toolResults(msgs)).toEqual([
+  const cwd = (msgs[0] as { cwd: string }).cwd;
+  // Read and Grep may finish in either order (both run concurrently): compared by id.
+  expect(toolResults(msgs).sort((a, b) => a[0].localeCompare(b[0]))).toEqual([
+    ['toolu_grep', false, `${join(cwd, 'notes.md')}:1\n\nFound 1 total occurrence across 1 file.`],
     ['toolu_ls', false, 'notes.md'],
     ['toolu_path', false, `tools: PATH=${DEFAULT_CHILD_PATH}`],
     ['toolu_read', false, '1\talpha\n2\tbeta\n3\t'],
   ]);
+  // ripgrep answered (the JS engine would say 'js'): the one agentd ships, as nothing on PATH is named rg.
+  const grep = msgs.find((m) => m.type === 'user' && m.parent_tool_use_id === null && Array.isArray(m.message.content) && m.message.content.some((b) => b.type === 'tool_result' && b.tool_use_id === 'toolu_grep'));
+  expect(grep?.type === 'user' ? grep.tool_use_result : undefined).toMatchObject({ mode: 'count', engine: 'ripgrep' });
   expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', is_error: false, result: 'Both ran.', num_turns: 2 });
 }
 
@@ -117,7 +127,11 @@ describe('the native executable', () => {
     const files = readdirSync(dir);
     expect(files.filter((f) => !f.endsWith('.js.cache')).sort()).toEqual(['.agentd-native', 'agentd-cli.js', 'agentd-log.js', 'agentd-mcp.js', 'agentd-sdk.js', 'agentd-tools.js', 'agentd.js', 'node_modules', 'package.json']);
     expect(files).toEqual(expect.arrayContaining(['agentd.js.cache', 'agentd-tools.js.cache']));
-    expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['ajv', 'picomatch', 'tree-sitter-bash', 'turndown', 'web-tree-sitter']);
+    expect(readdirSync(join(dir, 'node_modules')).sort()).toEqual(['@vscode', 'ajv', 'picomatch', 'tree-sitter-bash', 'turndown', 'web-tree-sitter']);
+    // ripgrep, extracted executable.
+    const rg = join(dir, 'node_modules', '@vscode', `ripgrep-linux-${process.arch}`, 'bin', 'rg');
+    expect(statSync(rg).mode & 0o777).toBe(0o755);
+    expect(spawnSync(rg, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0]).toBe('ripgrep 15.0.0 (rev 3a612f88b8)');
     // WebFetch's converter (turndown with its DOM) is one self-contained file there.
     const md = spawnSync(process.execPath, ['-e', 'process.stdout.write(new (require(process.argv[1]))().turndown("<h1>x</h1><p>a <b>b</b></p>"))', join(dir, 'node_modules/turndown')], { encoding: 'utf8', cwd: top });
     expect(md.stdout).toBe('x\n=\n\na **b**');

@@ -1,12 +1,14 @@
 // The `sandbox` option of the official SDK (issue 14, "Done when"): Bash runs inside the command sandbox
 // (@anthropic-ai/sandbox-runtime: bubblewrap and a filtering proxy), and a required sandbox that cannot start
-// fails start-up with a clear message. Needs bwrap, socat, rg and curl (.ci/run installs them).
+// fails start-up with a clear message. Needs bwrap, socat and curl (.ci/run installs them); not ripgrep, which
+// agentd ships (one test runs with a PATH that has no rg at all).
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOnPath } from '../../src/util/find-on-path.js';
 import { tempDir } from '../support/daemon.js';
 import { collect, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 
@@ -25,13 +27,29 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 const bash = (id: string, command: string) => ({ type: 'tool_use' as const, id, name: 'Bash', input: { command } });
 type BashCall = ReturnType<typeof bash>;
 /** A scripted model that calls these Bash commands in one message, then answers "checked". */
-const bashTurn = (calls: BashCall[]) =>
-  scriptedRun({
-    rules: [
-      { when: { hasToolResults: false }, reply: { content: calls } },
-      { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
-    ],
-  });
+const bashTurn = (calls: BashCall[], env?: Record<string, string>) =>
+  scriptedRun(
+    {
+      rules: [
+        { when: { hasToolResults: false }, reply: { content: calls } },
+        { when: { hasToolResults: true }, reply: { content: [{ type: 'text', text: 'checked' }] } },
+      ],
+    },
+    env ? { env } : {},
+  );
+
+/** A PATH directory with every program of /usr/bin and /bin (node's too) except rg: a machine without ripgrep. */
+function pathWithoutRg(): string {
+  const bin = join(tempDir('agentd-norg-'), 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const dir of [process.execPath.slice(0, process.execPath.lastIndexOf('/')), '/usr/bin', '/bin']) {
+    for (const name of readdirSync(dir)) {
+      if (name === 'rg' || existsSync(join(bin, name))) continue;
+      symlinkSync(join(dir, name), join(bin, name));
+    }
+  }
+  return bin;
+}
 
 describe('the sandbox option through the SDK', () => {
   it('with sandbox.enabled, Bash cannot write outside the working directory nor reach a host that is not allowed', async () => {
@@ -108,6 +126,34 @@ describe('the sandbox option through the SDK', () => {
     ]);
     expect(hits).toBe(0);
     expect(existsSync(join(outside, 'escaped'))).toBe(false);
+    expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'checked' });
+  });
+
+  it('needs only bubblewrap and socat: with no rg on PATH, Bash runs confined (the scan runs the ripgrep agentd ships)', async () => {
+    const bin = pathWithoutRg();
+    // The machine this describes: bwrap and socat there, no rg anywhere on the PATH.
+    expect({ bwrap: findOnPath('bwrap', bin) !== undefined, socat: findOnPath('socat', bin) !== undefined, rg: findOnPath('rg', bin) }).toEqual({ bwrap: true, socat: true, rg: undefined });
+    const outside = tempDir('agentd-outside-');
+    hits = 0;
+    const run = bashTurn(
+      [
+        bash('out', `touch ${outside}/escaped; echo rc=$?`),
+        bash('in', 'touch inside.txt && echo written'),
+        bash('net', `curl --noproxy '*' -sS -m 5 http://127.0.0.1:${port}/ 2>/dev/null; echo "rc=$?"`),
+        bash('rg', 'command -v rg; echo "rc=$?"'),
+      ],
+      { PATH: bin },
+    );
+    const msgs = await collect(query({ prompt: 'go', options: run.options({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true }, permissionMode: 'default' }) }));
+    expect(toolResults(msgs)).toEqual([
+      ['out', false, `touch: cannot touch '${outside}/escaped': Read-only file system\nrc=1`],
+      ['in', false, 'written'],
+      ['net', false, 'rc=7'],
+      ['rg', false, 'rc=1'],
+    ]);
+    expect(hits).toBe(0);
+    expect(existsSync(join(outside, 'escaped'))).toBe(false);
+    expect(existsSync(join(run.cwd, 'inside.txt'))).toBe(true);
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'checked' });
   });
 

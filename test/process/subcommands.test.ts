@@ -11,6 +11,7 @@ import { FLAGS } from '../../src/cli/flags.js';
 import { AGENTD } from '../support/daemon.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import { findOnPath } from '../../src/util/find-on-path.js';
+import { shippedRipgrep } from '../../src/tools/ripgrep.js';
 
 let server: LoopbackServer;
 const root = mkdtempSync(join(tmpdir(), 'agentd-subcommands-'));
@@ -410,7 +411,7 @@ describe('mcp', () => {
 });
 
 describe('doctor', () => {
-  /** A PATH with node and a stand-in `rg`, so the result does not depend on the machine. */
+  /** A PATH with node and a stand-in `rg` (which agentd does not run: it ships its own, tools/ripgrep.ts). */
   function toolPath(withRg: boolean): string {
     const dir = join(root, `bin-${++n}`);
     mkdirSync(dir, { recursive: true });
@@ -432,14 +433,14 @@ describe('doctor', () => {
       ok: true,
       checks: [
         { name: 'Node.js', status: 'ok', detail: `${process.version} (${process.execPath})` },
-        { name: 'ripgrep', status: 'ok', detail: join(path.split(':')[0] as string, 'rg') },
+        { name: 'ripgrep', status: 'ok', detail: `ripgrep 15.0.0 (rev 3a612f88b8), shipped with agentd: ${await shippedRipgrep()}` },
         { name: 'Shell parser (tree-sitter WASM)', status: 'ok', detail: 'loads and parses' },
         {
           name: 'Read-only sandbox',
           status: 'ok',
           detail: 'active: bubblewrap (/usr/bin/bwrap); read-only commands run without network, writes or reads outside the working directories',
         },
-        { name: 'Command sandbox (sandbox settings)', status: 'ok', detail: 'available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ripgrep; used when settings enable it' },
+        { name: 'Command sandbox (sandbox settings)', status: 'ok', detail: 'available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ripgrep (shipped with agentd); used when settings enable it' },
         { name: 'Config directory', status: 'ok', detail: `${h.config} (will be created in ${h.home})` },
         { name: 'Transcripts', status: 'ok', detail: `${join(h.config, 'projects')} (will be created in ${h.home})` },
         { name: 'Settings files', status: 'ok', detail: join(h.cwd, '.claude', 'settings.json') },
@@ -466,10 +467,9 @@ describe('doctor', () => {
       const m = /^(ok|warn|FAIL|skip) +([^:]+):/.exec(l);
       return m ? [`${m[1]} ${m[2]}`] : [];
     });
-    // ripgrep is whatever /usr/bin or /bin has on this machine (CI installs it; a bare machine may not).
-    const rgMark = findOnPath('rg', '/usr/bin:/bin') ? 'ok ripgrep' : 'warn ripgrep';
-    const sandboxMark = ['rg', 'socat', 'bwrap'].every((b) => findOnPath(b, '/usr/bin:/bin')) ? 'ok Command sandbox (sandbox settings)' : 'warn Command sandbox (sandbox settings)';
-    expect(marks).toEqual(['ok Node.js', rgMark, 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', sandboxMark, 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
+    // ripgrep is the one agentd ships; the sandbox needs socat and bubblewrap from /usr/bin or /bin.
+    const sandboxMark = ['socat', 'bwrap'].every((b) => findOnPath(b, '/usr/bin:/bin')) ? 'ok Command sandbox (sandbox settings)' : 'warn Command sandbox (sandbox settings)';
+    expect(marks).toEqual(['ok Node.js', 'ok ripgrep', 'ok Shell parser (tree-sitter WASM)', 'ok Read-only sandbox', sandboxMark, 'FAIL Config directory', 'FAIL Transcripts', 'FAIL Settings files', 'FAIL Credentials', 'FAIL Endpoint']);
     expect(lines).toContain('FAIL  Endpoint: http://127.0.0.1:9: ECONNREFUSED 127.0.0.1:9');
     expect(lines).toContain('FAIL  Credentials: none: set ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN or apiKeyHelper, or select a cloud provider');
     expect(lines.find((l) => l.startsWith('FAIL  Settings files: '))).toMatch(new RegExp(`^FAIL  Settings files: ${join(h.cwd, '.claude', 'settings.local.json')}: `));

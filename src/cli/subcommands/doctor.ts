@@ -8,11 +8,11 @@ import { claudeConfigRoot } from '../../store/paths.js';
 import { AGENTD_VERSION } from '../../version.js';
 import { createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../../tools/sandbox/index.js';
 import { probeCommandSandbox } from '../../tools/sandbox/runtime.js';
+import { type Ripgrep, type RipgrepChoice, findRipgrep, ripgrepVersion } from '../../tools/ripgrep.js';
 import { parseSubArgs } from './args.js';
 import { authStatus } from './auth.js';
 import { settingsLayers } from './settings-peek.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
-import { findOnPath } from '../../util/find-on-path.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skipped';
 export interface Check {
@@ -31,11 +31,29 @@ export function nodeCheck(version: string, execPath: string): Check {
     : { name: 'Node.js', status: 'fail', detail: `${version} (${execPath}): agentd needs Node ${MIN_NODE_MAJOR} or newer` };
 }
 
-function ripgrepCheck(env: SubcommandIO['env']): Check {
-  const rg = findOnPath('rg', readEnv(env).path);
-  return rg
-    ? { name: 'ripgrep', status: 'ok', detail: rg }
-    : { name: 'ripgrep', status: 'warn', detail: 'rg is not on PATH: Grep uses its built-in JavaScript engine (slower on large trees; install ripgrep)' };
+/** How the daemon would choose its rg with this environment (tools/ripgrep.ts). */
+function ripgrepChoice(env: SubcommandIO['env']): RipgrepChoice {
+  const e = readEnv(env);
+  return { preferSystem: e.ripgrepPreferSystem, path: e.path };
+}
+
+/** Which rg Grep and the command sandbox run, and its version. `find` substitutes the lookup (tests). */
+export async function ripgrepCheck(env: SubcommandIO['env'], find: (c: RipgrepChoice) => Promise<Ripgrep | undefined> = (c) => findRipgrep(c)): Promise<Check> {
+  const name = 'ripgrep';
+  const choice = ripgrepChoice(env);
+  const rg = await find(choice);
+  if (!rg) {
+    return {
+      name,
+      status: 'warn',
+      detail:
+        'none: the ripgrep agentd ships (@vscode/ripgrep, an optional dependency) is not installed for this platform and rg is not on PATH: Grep uses its built-in JavaScript engine (slower on large trees) and the command sandbox cannot start (install ripgrep, or reinstall agentd with its optional dependencies)',
+    };
+  }
+  const version = await ripgrepVersion(rg);
+  const why = rg.source === 'shipped' ? 'shipped with agentd' : choice.preferSystem ? 'on PATH, as USE_BUILTIN_RIPGREP asks' : 'on PATH (the one agentd ships is not installed for this platform)';
+  if (version === undefined) return { name, status: 'warn', detail: `${rg.command} (${why}) does not run: Grep uses its built-in JavaScript engine` };
+  return { name, status: 'ok', detail: `${version}, ${why}: ${rg.command}` };
 }
 
 async function shellParserCheck(): Promise<Check> {
@@ -77,12 +95,14 @@ export async function readOnlySandboxCheck(env: SubcommandIO['env'], opts: { bwr
  * Whether the command sandbox of the `sandbox` settings could run here (bubblewrap, socat, ripgrep, user
  * namespaces), without starting it. Unavailable is a warning: it fails start-up only when settings enable it.
  */
-export async function commandSandboxCheck(probe?: Parameters<typeof probeCommandSandbox>[0]): Promise<Check> {
+export async function commandSandboxCheck(env: SubcommandIO['env'], probe?: Parameters<typeof probeCommandSandbox>[0]): Promise<Check> {
   const name = 'Command sandbox (sandbox settings)';
-  const r = await probeCommandSandbox(probe);
+  let found: Ripgrep | undefined;
+  const r = await probeCommandSandbox(probe, async () => (found = await findRipgrep(ripgrepChoice(env))));
   if (!r.ok) return { name, status: 'warn', detail: `unavailable: ${r.reason}. Settings that enable the sandbox fail start-up (unless sandbox.failIfUnavailable is false)` };
   const warned = r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
-  return { name, status: r.warnings.length ? 'warn' : 'ok', detail: `available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ripgrep; used when settings enable it${warned}` };
+  const rg = found ? `ripgrep (${found.source === 'shipped' ? 'shipped with agentd' : 'on PATH'})` : 'ripgrep';
+  return { name, status: r.warnings.length ? 'warn' : 'ok', detail: `available: @anthropic-ai/sandbox-runtime with bubblewrap, socat and ${rg}; used when settings enable it${warned}` };
 }
 
 /** Writable, or creatable (the nearest existing ancestor is a writable directory). Creates nothing. */
@@ -151,8 +171,9 @@ export async function endpointCheck(baseUrl: string, timeoutMs = ENDPOINT_TIMEOU
 export const DOCTOR_HELP = [
   'Usage: agentd doctor [options]',
   '',
-  'Check what agentd needs: Node version, ripgrep, the shell parser (tree-sitter WASM), the read-only sandbox',
-  '(bubblewrap), the command sandbox of the sandbox settings (bubblewrap, socat, ripgrep, user namespaces), writable config and transcript directories, settings files that parse, credentials. Contacts the',
+  'Check what agentd needs: Node version, which ripgrep Grep and the sandbox run (the one agentd ships, or rg on',
+  'PATH with USE_BUILTIN_RIPGREP=0) and its version, the shell parser (tree-sitter WASM), the read-only sandbox',
+  '(bubblewrap), the command sandbox of the sandbox settings (bubblewrap, socat, user namespaces), writable config and transcript directories, settings files that parse, credentials. Contacts the',
   'endpoint only with --check-endpoint.',
   'Exit 0 when no check failed (warnings allowed), 1 otherwise.',
   '',
@@ -175,10 +196,10 @@ export async function runDoctor(args: readonly string[], io: SubcommandIO): Prom
   const status = authStatus(io);
   const checks: Check[] = [
     nodeCheck(process.version, process.execPath),
-    ripgrepCheck(io.env),
+    await ripgrepCheck(io.env),
     await shellParserCheck(),
     await readOnlySandboxCheck(io.env),
-    await commandSandboxCheck(),
+    await commandSandboxCheck(io.env),
     dirCheck('Config directory', configDir),
     dirCheck('Transcripts', join(configDir, 'projects')),
     settingsCheck(io, configDir),

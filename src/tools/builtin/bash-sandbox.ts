@@ -41,5 +41,8 @@ export async function sandboxedShell(
   const { ctx } = req;
   const writableDirs = [req.projectDir ?? ctx.shared.cwd, ctx.shared.cwd, ...ctx.shared.additionalDirectories];
   const w = await p.sandbox.wrap({ script: SANDBOXED_SHELL_COMMAND, cwd: ctx.shared.cwd, writableDirs, writableFiles: req.writableFiles, readOnly: p.readOnly, signal: ctx.signal });
-  return { argv: w.argv, env: sandboxedShellEnv(req.env, req.script), release: w.release, violations: w.violations };
+  const env = sandboxedShellEnv(req.env, req.script);
+  // The credentials' variables never reach the sandbox from this side: the runtime sets the masked ones itself.
+  for (const name of w.withheldEnv) delete env[name];
+  return { argv: w.argv, env, release: w.release, violations: w.violations };
 }

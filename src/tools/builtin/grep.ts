@@ -1,15 +1,16 @@
-// Grep: ripgrep when it is on PATH (run by rg-run.ts), a pure-JS engine otherwise (grep-js.ts). Both produce the same formats; the
-// Output says which one ran (`engine`), since their regex dialects and ignore handling differ at the edges.
+// Grep: ripgrep (the one agentd ships, or a system rg: tools/ripgrep.ts chooses; run by rg-run.ts), a pure-JS engine
+// when there is none (grep-js.ts). Both produce the same formats; the output says which one ran (`engine`), since their
+// regex dialects and ignore handling differ at the edges.
 // Results are paginated like `| tail -n +offset | head -n limit` (250 by default) to protect the context.
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import * as z from 'zod/mini';
 import type { Tool, ToolCallContext, ToolOutcome } from '../tool.js';
 import { statIfExists } from './file-common.js';
 import { byMtimeDesc, mtimes } from './glob.js';
 import { compileRegex, searchWithJs } from './grep-js.js';
 import { runRg } from './rg-run.js';
+import { findRipgrep } from '../ripgrep.js';
 import { type GrepEngineResult, type GrepMode, type GrepQuery, comparePaths, splitGlobs } from './grep-query.js';
 
 export const GREP_DEFAULT_HEAD_LIMIT = 250;
@@ -52,7 +53,7 @@ export interface GrepOutput {
   appliedLimit?: number;
   appliedOffset?: number;
   timedOut?: boolean;
-  /** agentd extension: which engine answered ('js' = the built-in fallback, used when rg is not on PATH). */
+  /** agentd extension: which engine answered ('js' = the built-in fallback, used when there is no ripgrep at all). */
   engine: 'ripgrep' | 'js';
 }
 
@@ -67,24 +68,12 @@ const DESCRIPTION = `A powerful search tool built on ripgrep.
 export interface GrepToolOptions {
   /** Use the JS engine even when rg is available (tests; environments where rg misbehaves). */
   forceFallback?: boolean;
-  /** Path of rg, skipping the PATH lookup. */
+  /** Path of rg, skipping the lookup (tests). */
   rgPath?: string;
+  /** USE_BUILTIN_RIPGREP is falsy: an rg on PATH before the shipped one (tools/ripgrep.ts). */
+  preferSystemRipgrep?: boolean;
   /** Stop rg after this long and return what it found (timedOut: true). */
   timeoutMs?: number;
-}
-
-async function findOnPath(name: string, pathVar: string | undefined): Promise<string | undefined> {
-  for (const dir of (pathVar ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, name);
-    try {
-      await access(candidate, constants.X_OK);
-      if ((await stat(candidate)).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 function rgArgs(q: GrepQuery): string[] {
@@ -206,7 +195,7 @@ export function createGrepTool(opts: GrepToolOptions = {}): Tool<GrepInput, Grep
   const findRg = (ctx: ToolCallContext): Promise<string | undefined> => {
     if (opts.forceFallback) return Promise.resolve(undefined);
     if (opts.rgPath !== undefined) return Promise.resolve(opts.rgPath);
-    rgLookup ??= findOnPath('rg', ctx.env.childEnv['PATH']);
+    rgLookup ??= findRipgrep({ preferSystem: opts.preferSystemRipgrep === true, path: ctx.env.childEnv['PATH'] }).then((rg) => rg?.command);
     return rgLookup;
   };
   return {

@@ -17,13 +17,15 @@ import { createWriteTool } from './write.js';
 export interface BuiltinOptions {
   /** The session's project directory: Bash's `cd` may move within it (and the added directories). */
   projectDir: string;
+  /** USE_BUILTIN_RIPGREP is falsy: Grep runs an rg on PATH before the one agentd ships. */
+  preferSystemRipgrep?: boolean;
 }
 
 export function builtinTools(opts: BuiltinOptions): AnyTool[] {
   return [
     createBashTool({ projectDir: opts.projectDir }),
     createGlobTool(),
-    createGrepTool(),
+    createGrepTool({ preferSystemRipgrep: opts.preferSystemRipgrep === true }),
     createReadTool(),
     createEditTool(),
     createWriteTool(),

@@ -9,12 +9,18 @@
 //    never to `filesystem.denyWrite` nor to the files the runtime protects (shell rc files, .git/hooks, …);
 //  - a network namespace of its own: traffic goes through the runtime's proxy, which lets through only the
 //    hosts of `network.allowedDomains` (plus WebFetch(domain:…) allow rules) and never `deniedDomains`; with no
-//    host allowed at all, the namespace has no way out (no proxy relays: offline.ts).
+//    host allowed at all, the namespace has no way out (no proxy relays: offline.ts);
+//  - `credentials`: files it cannot read and variables it does not get, or sees masked (a sentinel the proxy
+//    swaps for the real value on the way out to the allowed hosts); `network.tlsTerminate`: the proxy terminates
+//    TLS with a CA the command trusts (credentials.ts).
 // A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
+// The runtime scans the working directory with ripgrep: the rg tools/ripgrep.ts finds (the one agentd ships
+// first), unless a settings file the host wrote names one (`sandbox.ripgrep`).
 import { homedir, platform } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from '../../log/logger.js';
-import type { CommandSandboxSettings } from './settings.js';
+import type { CommandSandboxSettings, RipgrepCommand } from './settings.js';
+import { NO_RIPGREP, type Ripgrep, findRipgrep } from '../ripgrep.js';
 import { withoutRelays } from './offline.js';
 import { MANDATORY_DENY_SEARCH_DEPTH, bwrapArgv, createWrapCache, missingMountTargets, removeMountPoints } from './wrap-cache.js';
 
@@ -53,6 +59,12 @@ export interface WrappedCommand {
    * sandboxed command ran gets lines, those recorded between its wrap and its release; any other gets none.
    */
   violations: () => string[];
+  /**
+   * Variables to take out of the wrapped command's environment: those `credentials.envVars` names (denied or
+   * masked). The runtime unsets or masks them inside from its own process's environment; one that only the
+   * command's environment holds (a settings `env` value) would otherwise pass in unmasked.
+   */
+  withheldEnv: readonly string[];
 }
 
 export interface CommandSandbox {
@@ -78,6 +90,9 @@ export interface CommandSandboxOptions {
    * omitted, every command is wrapped afresh.
    */
   workingDirectory?: () => string;
+  /** Finds the rg the runtime scans with (default: the one agentd ships; the caller passes tools/ripgrep.ts
+   *  findRipgrep with USE_BUILTIN_RIPGREP and its PATH). Not used when the settings name one (`sandbox.ripgrep`). */
+  ripgrep?: () => Promise<Ripgrep | undefined>;
 }
 
 export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbox {
@@ -120,7 +135,12 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
     removeMountPoints(pendingStubs);
     pendingStubs.clear();
   };
-  const config = () => ({
+  const withheldEnv = (s.credentials?.envVars ?? []).map((e) => e.name);
+  // A masked file's fake is rewritten by every wrap from the file as it is then (and a file missing at one wrap
+  // is not masked at all): a reused wrap would show a stale sentinel, or none. So no reuse with a mask.
+  const maskedFiles = (s.credentials?.files ?? []).some((f) => f.mode === 'mask');
+  const credentialPaths = (s.credentials?.files ?? []).map((f) => f.path);
+  const config = (ripgrep: RipgrepCommand | undefined) => ({
     network: {
       allowedDomains: s.network.allowedDomains,
       deniedDomains: s.network.deniedDomains,
@@ -130,7 +150,10 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       ...(s.network.allowLocalBinding !== undefined ? { allowLocalBinding: s.network.allowLocalBinding } : {}),
       ...(s.network.httpProxyPort !== undefined ? { httpProxyPort: s.network.httpProxyPort } : {}),
       ...(s.network.socksProxyPort !== undefined ? { socksProxyPort: s.network.socksProxyPort } : {}),
+      ...(s.network.tlsTerminate ? { tlsTerminate: s.network.tlsTerminate } : {}),
     },
+    ...(s.credentials ? { credentials: s.credentials } : {}),
+    ...(ripgrep ? { ripgrep } : {}),
     // Its default, named so that the wrap cache fingerprints the same depth the runtime walks.
     mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
     filesystem: { denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, allowWrite: s.filesystem.allowWrite, denyWrite: s.filesystem.denyWrite },
@@ -148,14 +171,17 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
           runtime = await load();
           const m = runtime.SandboxManager;
           if (!m.isSupportedPlatform()) return { state: 'unavailable', reason: `the sandbox does not support this platform (${platform()})` };
-          const deps = await m.checkDependenciesAsync();
+          const rg = await ripgrepFor(s.ripgrep, opts.ripgrep ?? shippedOnly);
+          // ripgrep is needed on Linux only (the runtime's scan for the files it protects).
+          if (rg === undefined && platform() === 'linux') return { state: 'unavailable', reason: NO_RIPGREP };
+          const deps = await m.checkDependenciesAsync(rg);
           if (deps.errors.length) return { state: 'unavailable', reason: deps.errors.join('; ') };
           // The runtime checks for the programs, not for the namespaces they need: without user namespaces
           // every command would fail, so that is found out here (fail closed at start-up, clear reason).
           const ns = await namespaceProbe(s.bwrapPath ?? 'bwrap', s.enableWeakerNestedSandbox === true);
           if (ns !== undefined) return { state: 'unavailable', reason: ns };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
-          await m.initialize(config());
+          await m.initialize(config(rg));
           return { state: 'active' };
         } catch (e) {
           return { state: 'unavailable', reason: e instanceof Error ? e.message : String(e) };
@@ -191,20 +217,20 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       };
       try {
         const root = opts.workingDirectory?.();
-        const inputs = root !== undefined ? { root, namedPaths: [...dirs, ...s.filesystem.denyWrite, ...s.filesystem.denyRead, ...s.filesystem.allowRead].map((p) => absolute(p, root)), files: req.writableFiles } : undefined;
+        const inputs = root !== undefined && !maskedFiles ? { root, namedPaths: [...dirs, ...s.filesystem.denyWrite, ...s.filesystem.denyRead, ...s.filesystem.allowRead, ...credentialPaths].map((p) => absolute(p, root)), files: req.writableFiles } : undefined;
         // The script is part of the invocation (agentd's is a constant: the command travels in the environment).
         const key = JSON.stringify({ script: req.script, root, readOnly: req.readOnly, dirs, files: req.writableFiles.map((f) => dirname(f)) });
         const reused = inputs ? cache.reuse(key, inputs) : undefined;
         if (reused) {
           req.signal?.throwIfAborted();
           stubs = missingMountTargets(reused);
-          return { argv: reused, release, violations: () => seen };
+          return { argv: reused, release, violations: () => seen, withheldEnv };
         }
         const pre = inputs ? cache.prepare(inputs) : undefined;
         const w = await rt.SandboxManager.wrapWithSandboxArgv(req.script, 'bash', custom, req.signal, req.cwd);
         fresh = true;
         const words = invocation(rt, w.argv, req.script);
-        return { argv: inputs ? cache.store(key, inputs, pre, words) : words, release, violations: () => seen };
+        return { argv: inputs ? cache.store(key, inputs, pre, words) : words, release, violations: () => seen, withheldEnv };
       } catch (e) {
         release();
         throw e;
@@ -215,6 +241,15 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       if (status?.state === 'active') await runtime?.SandboxManager.reset().catch(() => undefined);
     },
   };
+}
+
+const shippedOnly = (): Promise<Ripgrep | undefined> => findRipgrep({ preferSystem: false, path: undefined });
+
+/** The rg the runtime gets: the settings' own, else the one found. */
+async function ripgrepFor(named: RipgrepCommand | undefined, find: () => Promise<Ripgrep | undefined>): Promise<RipgrepCommand | undefined> {
+  if (named) return named;
+  const rg = await find();
+  return rg ? { command: rg.command } : undefined;
 }
 
 /** The violation lines the runtime recorded for `script` since `since` (ms): its proxy's denials. */
@@ -265,11 +300,16 @@ export async function namespaceProbe(bwrap: string, weakerNested: boolean): Prom
  * What `agentd doctor` reports: whether the command sandbox could run here, without starting it (no proxies).
  * `load` substitutes the runtime (tests).
  */
-export async function probeCommandSandbox(load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime')): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
+export async function probeCommandSandbox(
+  load: () => Promise<Runtime> = () => import('@anthropic-ai/sandbox-runtime'),
+  ripgrep: () => Promise<Ripgrep | undefined> = shippedOnly,
+): Promise<{ ok: true; warnings: string[] } | { ok: false; reason: string }> {
   try {
     const m = (await load()).SandboxManager;
     if (!m.isSupportedPlatform()) return { ok: false, reason: `the sandbox does not support this platform (${platform()})` };
-    const deps = await m.checkDependenciesAsync();
+    const rg = await ripgrepFor(undefined, ripgrep);
+    if (rg === undefined && platform() === 'linux') return { ok: false, reason: NO_RIPGREP };
+    const deps = await m.checkDependenciesAsync(rg);
     if (deps.errors.length) return { ok: false, reason: deps.errors.join('; ') };
     const ns = await namespaceProbe('bwrap', false);
     return ns === undefined ? { ok: true, warnings: deps.warnings } : { ok: false, reason: ns };

@@ -1,6 +1,5 @@
-// Grep is tested with both engines against the same expectations: ripgrep (when `rg` is on PATH; CI installs
-// it) and the JS fallback (forced with createGrepTool({ forceFallback: true })).
-import { execFileSync } from 'node:child_process';
+// Grep is tested with both engines against the same expectations: ripgrep (the one agentd ships, found whatever
+// PATH holds) and the JS fallback (forced with createGrepTool({ forceFallback: true })).
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GrepOutput as SdkGrepOutput } from '@anthropic-ai/claude-agent-sdk/sdk-tools';
@@ -9,17 +8,8 @@ import { gitignoreToGlobs } from '../../../src/tools/builtin/grep-js.js';
 import { comparePaths, splitGlobs } from '../../../src/tools/builtin/grep-query.js';
 import { type GrepOutput, createGrepTool } from '../../../src/tools/builtin/grep.js';
 import { runRg } from '../../../src/tools/builtin/rg-run.js';
+import { shippedRipgrep } from '../../../src/tools/ripgrep.js';
 import { type Sandbox, ok, run, sandbox } from './support.js';
-
-function rgInstalled(): boolean {
-  try {
-    execFileSync('rg', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const HAS_RG = rgInstalled();
 
 let sb: Sandbox;
 let D: string;
@@ -47,12 +37,20 @@ beforeAll(() => {
 afterAll(() => sb.cleanup());
 
 const engines = [
-  ...(HAS_RG ? [{ engine: 'ripgrep' as const, tool: createGrepTool() }] : []),
+  { engine: 'ripgrep' as const, tool: createGrepTool() },
   { engine: 'js' as const, tool: createGrepTool({ forceFallback: true }) },
 ];
 
-it('has ripgrep on CI (the rg engine is tested there)', () => {
-  if (process.env['CI']) expect(HAS_RG).toBe(true);
+it('runs the ripgrep agentd ships, with no rg on PATH (a fresh machine)', async () => {
+  expect(await shippedRipgrep()).toMatch(/\/node_modules\/@vscode\/ripgrep-linux-[a-z0-9]+\/bin\/rg$/);
+  const bare = sandbox({ PATH: '/nonexistent' });
+  try {
+    writeFileSync(join(bare.dir, 'a.txt'), 'foo two\n');
+    const out = await ok<GrepOutput>(createGrepTool(), { pattern: 'foo t' }, bare);
+    expect(out.data).toEqual({ mode: 'files_with_matches', numFiles: 1, filenames: [join(bare.dir, 'a.txt')], engine: 'ripgrep' });
+  } finally {
+    bare.cleanup();
+  }
 });
 
 describe.each(engines)('Grep ($engine)', ({ engine, tool }) => {

@@ -40,9 +40,9 @@ describe('resolveSandboxSettings', () => {
   });
 
   it('refuses what agentd cannot honour, and an invalid block, instead of running unsandboxed', () => {
-    expect(resolveSandboxSettings({ enabled: true, credentials: { files: [] } })).toEqual({
+    expect(resolveSandboxSettings({ enabled: true, network: { allowManagedDomainsOnly: true } })).toEqual({
       ok: false,
-      message: 'sandbox.credentials is set, but agentd cannot honour it (credential masking is not implemented); remove it or run Claude Code.',
+      message: 'sandbox.network.allowManagedDomainsOnly is set, but agentd cannot honour it (managed domain lists are not implemented); remove it or run Claude Code.',
     });
     expect(resolveSandboxSettings({ enabled: true, filesystem: { disabled: true } })).toEqual({
       ok: false,
@@ -62,7 +62,7 @@ describe('mergeSandboxBlocks', () => {
         { block: { enabled: true, network: { allowedDomains: ['a'] } }, trusted: true },
         { block: { autoAllowBashIfSandboxed: true, network: { allowedDomains: ['b'] } }, trusted: true },
       ]),
-    ).toEqual({ merged: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['a', 'b'] } }, ignored: [] });
+    ).toEqual({ merged: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['a', 'b'] } }, ignored: [], invalid: [] });
   });
 
   it('a file the host did not write can turn the sandbox on and add denies, nothing else', () => {
@@ -84,6 +84,7 @@ describe('mergeSandboxBlocks', () => {
         'sandbox.network.allowedDomains',
         'sandbox.filesystem.allowWrite',
       ],
+      invalid: [],
     });
   });
 });
