@@ -135,6 +135,17 @@ export class Projector {
         if (ev.meta.requestId) f.request_id = ev.meta.requestId;
         if (ev.aborted) f.aborted = true;
         if (ev.error && ASSISTANT_ERRORS.has(ev.error)) f.error = ev.error as AssistantMessageError;
+        if (ev.apiError) {
+          // Claude Code's synthetic API error message: a stop_sequence stop with an empty sequence, and the API's status and type.
+          f.message.stop_reason = 'stop_sequence';
+          f.message.stop_sequence = '';
+          f.is_api_error_message = true;
+          // Without an HTTP answer (no credential, a refused connection) Claude Code leaves both out.
+          if (ev.apiError.status !== null || ev.apiError.type !== undefined) {
+            f.api_error_status = ev.apiError.status;
+            f.api_error_type = ev.apiError.type ?? null;
+          }
+        }
         if (ev.supersedes?.length) f.supersedes = ev.supersedes;
         return this.out.write(f);
       }
@@ -399,6 +410,7 @@ export class Projector {
         subtype: 'success',
         result: r.resultText,
         ...(r.structuredOutput !== undefined ? { structured_output: r.structuredOutput } : {}),
+        ...(r.apiError ? { api_error_status: r.apiError.status, ...(r.apiError.type !== undefined ? { api_error_type: r.apiError.type } : {}) } : {}),
       };
     }
     return { ...common, subtype: r.kind, errors: r.errors.length ? r.errors : ['Unknown error'] };
