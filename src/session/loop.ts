@@ -71,6 +71,8 @@ export interface AgentLoopParams {
   queuedCount: () => number;
   /** Automatic compaction and prompt-too-long recovery; without it the loop never compacts. */
   compaction?: LoopCompaction;
+  /** An automatic compaction already failed this turn (the one before the prompt): not tried again each round. */
+  autoCompactFailed?: boolean;
 }
 
 const MARKER_STREAM = '[Request interrupted by user]';
@@ -204,22 +206,26 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
 
   let stopHookActive = false;
   let structuredRetries = 0;
-  let autoCompactFailed = false;
+  let autoCompactFailed = p.autoCompactFailed === true;
   let overflowCompacted = false;
   const compact = (c: LoopCompaction, trigger: 'auto', preTokens: number) =>
     runCompaction(c, {
       services: deps,
+      tools: p.tools,
       thread,
       model: settings.model,
+      fallbackModel: settings.fallbackModel,
       system: p.system(settings.model),
-      tools: p.tools.definitions(),
       trigger,
+      next: 'work',
       customInstructions: undefined,
       preTokens,
       emit: p.sink,
-      onUsage: (model, usage) => {
-        p.ledger.record(model, usage, t.usage);
+      ledger: p.ledger,
+      addApiMs: (ms) => {
+        t.apiMs += ms;
       },
+      shared: p.shared,
       signal,
     });
   const structuredExhausted = (): TurnResult =>
