@@ -76,6 +76,7 @@ export interface AgentLoopParams {
 }
 
 const MARKER_STREAM = '[Request interrupted by user]';
+const MARKER_TOOLS = '[Request interrupted by user for tool use]';
 /** The usage of a synthetic (API error) assistant message: zero, in the shape Claude Code sends it. */
 const SYNTHETIC_USAGE: Usage = {
   input_tokens: 0,
@@ -86,7 +87,6 @@ const SYNTHETIC_USAGE: Usage = {
   service_tier: null,
   cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
 };
-const MARKER_TOOLS = '[Request interrupted by user for tool use]';
 const MAX_STRUCTURED_RETRIES = 3;
 /** Name of the synthetic tool through which a --json-schema answer is given (as in Claude Code). */
 export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
