@@ -41,6 +41,10 @@ export const AssistantFrame = z.lazy(() => z.strictObject({
   timestamp: z.string(),
   request_id: z.optional(z.string()),
   error: z.optional(AssistantMessageError),
+  /** The synthetic message that reports a model API error (Claude Code's fields): the API's status and error type. */
+  is_api_error_message: z.optional(z.literal(true)),
+  api_error_status: z.optional(z.nullable(z.number())),
+  api_error_type: z.optional(z.nullable(z.string())),
   aborted: z.optional(z.literal(true)),
   /** Uuids of earlier assistant frames this one replaces (a response that broke off and was requested again). */
   supersedes: z.optional(z.array(z.string())),
@@ -150,6 +154,7 @@ export const TERMINAL_REASONS = [
   'api_error',
   'model_error',
   'prompt_too_long',
+  'image_error',
   'hook_stopped',
   'stop_hook_prevented',
   'tool_deferred',
@@ -214,7 +219,9 @@ export const ResultSuccessFrame = z.lazy(() => z.strictObject({
   subtype: z.literal('success'),
   result: z.string(),
   structured_output: z.optional(z.unknown()),
+  /** A turn a model API error ended (is_error true, `result` the error's text): the API's status and error type. */
   api_error_status: z.optional(z.nullable(z.number())),
+  api_error_type: z.optional(z.string()),
 }));
 export type ResultSuccessFrame = z.infer<typeof ResultSuccessFrame>;
 

@@ -63,19 +63,25 @@ export const compaction150k: Benchmark = {
       let k = 0;
       const t0 = performance.now();
       const r = await compactThread({
-        model,
+        // The session sends this request through its model-call path; here the instant model answers it directly.
+        ask: async (request) => {
+          const stream = await model.open(request, ac.signal);
+          let text = '';
+          for await (const ev of stream.events) if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text;
+          return { kind: 'answered', text };
+        },
         modelId: 'claude-sonnet-4-5',
         thread,
         system: [{ type: 'text', text: 'You are an agent.' }],
         tools: [],
         trigger: 'auto',
+        next: 'work',
         customInstructions: undefined,
         contextWindow: 200_000,
         preTokens: 150_000,
         transcriptPath: '/t/s.jsonl',
         hooks: { preCompact: async () => ({}), postCompact: async () => undefined },
         emit: () => undefined,
-        onUsage: () => undefined,
         now: () => performance.now(),
         newUuid: () => `c${++k}`,
         signal: ac.signal,

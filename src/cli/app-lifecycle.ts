@@ -122,7 +122,9 @@ export class AppLifecycle {
       await p.stopChildren();
       if (this.shuttingDown) return;
       const last = p.lastResult();
-      const failed = p.printMode && last?.type === 'result' && last.is_error;
+      // As Claude Code 2.1.330 (measured, test/measure/api-error-results.measure.ts): exit 1 when the last turn's
+      // result was an error, in stream-json too; the SDKs then report that result's text.
+      const failed = last?.type === 'result' && last.is_error;
       await this.finish(failed ? EXIT.turnError : EXIT.ok, 'prompt_input_exit');
     }
   }

@@ -33,7 +33,7 @@ import { AbortReason } from '../util/abort.js';
 import { newUuid } from '../util/ids.js';
 import { createTurnEndCollector } from './memory.js';
 import { watchStdoutPeer } from './stdio.js';
-import { type OpenedSession, SessionLoadError, claudeConfigRoot, openSession } from '../store/index.js';
+import { type OpenedSession, SessionLoadError, claudeConfigRoot, entrypointFrom, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
 import { type CliOptions, StartupError } from './options.js';
@@ -284,6 +284,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       maxToolConcurrency: config.env.maxToolConcurrency || 10,
       progress: DEFAULT_PROGRESS,
       initialShared: { cwd: io.cwd, additionalDirectories: addDirs },
+      entrypoint: entrypointFrom(io.env),
       // The first turn waits for the tools, and for pending MCP servers up to MCP_TIMEOUT: counted when it starts,
       // so the SDK servers initialize declared (after start-up) are waited for too.
       ready: () => mcpStarted.then(() => mcp.settled(mcpSetup.timeoutMs)),

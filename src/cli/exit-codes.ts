@@ -2,7 +2,7 @@
 export const EXIT = {
   /** Normal end: stdin closed and all queued work finished. */
   ok: 0,
-  /** One-shot (-p) mode: the turn ended with an error result. */
+  /** stdin closed after a turn that ended with an error result (the last result sent had is_error), in any mode. */
   turnError: 1,
   /** Bad flag value, unreadable config or scenario, unknown session: one JSON error line was written. */
   startup: 2,

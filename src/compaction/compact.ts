@@ -2,9 +2,12 @@
 // summary (recorded as Claude Code records it: a compact_boundary entry, then the summary as the first user
 // message of the new chain, so a resume continues from it), PostCompact hooks, and the frames Claude Code sends
 // (status compacting → status null with compact_result → compact_boundary → the summary as a user message).
-// A summary call that fails or returns nothing leaves the thread exactly as it was.
+// The summary request is made by the caller's `ask` (the session sends it through the same model-call path as a
+// turn's rounds: retries with api_retry frames, the stall watchdog). A reply without a <summary> block is asked
+// for once more, as Claude Code asks; a second one without it fails the compaction. A failed compaction leaves
+// the thread exactly as it was.
 import type { TurnHooks } from '../hooks/turn-hooks.js';
-import type { ModelClient, ModelRequest, SystemBlock, ToolDefinition, Usage } from '../model/types.js';
+import type { ModelRequest, SystemBlock, ToolDefinition } from '../model/types.js';
 import type { SessionEvent } from '../thread/events.js';
 import type { Thread } from '../thread/thread.js';
 import { SUMMARY_RESERVE_TOKENS } from './policy.js';
@@ -17,14 +20,20 @@ export type CompactTrigger = 'manual' | 'auto';
 /** PreCompact / PostCompact, as the session's hook layer runs them (hooks/turn-hooks.ts). */
 export type CompactHooks = Pick<TurnHooks, 'preCompact' | 'postCompact'>;
 
+/** How the summary request went: the answer's text, or why there is none (an API error, an interrupt). */
+export type SummaryAnswer = { kind: 'answered'; text: string } | { kind: 'failed'; reason: string };
+
 export interface CompactParams {
-  model: ModelClient;
+  /** Sends the summary request (retried as a turn's rounds are); never rejects. */
+  ask: (request: ModelRequest) => Promise<SummaryAnswer>;
   modelId: string;
   thread: Thread;
   /** The same system prompt and tools as the thread's requests: the summary request then reads their cache. */
   system: SystemBlock[];
   tools: ToolDefinition[];
   trigger: CompactTrigger;
+  /** What follows the summary: the interrupted work, or the user's new prompt (appended verbatim by the caller). */
+  next: 'work' | 'prompt';
   customInstructions: string | undefined;
   /** The model's context window, and what the thread holds now (the API's count where known). */
   contextWindow: number;
@@ -32,8 +41,6 @@ export interface CompactParams {
   transcriptPath: string | undefined;
   hooks: CompactHooks;
   emit: (ev: SessionEvent) => void | Promise<void>;
-  /** Every model call's usage, for cost accounting. */
-  onUsage: (model: string, usage: Usage) => void | Promise<void>;
   now: () => number;
   newUuid: () => string;
   signal: AbortSignal;
@@ -45,6 +52,8 @@ export type CompactOutcome =
 
 /** How many tokens the summary may take (the request's max_tokens). */
 const SUMMARY_MAX_TOKENS = SUMMARY_RESERVE_TOKENS;
+/** A reply without a <summary> block is asked for once more (Claude Code 2.1.330 does), then the compaction fails. */
+const SUMMARY_ASKS = 2;
 
 export async function compactThread(p: CompactParams): Promise<CompactOutcome> {
   const started = p.now();
@@ -57,7 +66,7 @@ export async function compactThread(p: CompactParams): Promise<CompactOutcome> {
   const logicalParentUuid = p.thread.lastRecordedUuid;
   const boundaryUuid = p.newUuid();
   const summaryUuid = p.newUuid();
-  const text = continuationText(outcome.summary, p.transcriptPath);
+  const text = continuationText(outcome.summary, p.transcriptPath, p.next);
   const postTokens = estimateTokens([{ role: 'user', content: text }]);
   const durationMs = p.now() - started;
   p.thread.replaceWithSummary({
@@ -95,25 +104,13 @@ async function summarise(p: CompactParams): Promise<{ kind: 'ok'; summary: strin
     messages,
     ...(p.tools.length ? { tools: p.tools } : {}),
   };
-  let text = '';
-  try {
-    const stream = await p.model.open(request, p.signal);
-    let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-    try {
-      for await (const ev of stream.events) {
-        if (ev.type === 'message_start') usage = { ...usage, ...ev.message.usage };
-        else if (ev.type === 'message_delta' && ev.usage) usage = { ...usage, ...ev.usage };
-        else if (ev.type === 'content_block_start' && ev.content_block.type === 'text') text += ev.content_block.text;
-        else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') text += ev.delta.text;
-      }
-    } catch (e) {
-      throw stream.mapError ? stream.mapError(e) : e;
-    }
-    await p.onUsage(p.modelId, usage);
-  } catch (e) {
-    if (p.signal.aborted) return { kind: 'failed', reason: 'Compaction interrupted.' };
-    return { kind: 'failed', reason: `The summary request failed: ${e instanceof Error ? e.message : String(e)}` };
+  for (let attempt = 1; ; attempt++) {
+    const answer = await p.ask(request);
+    if (answer.kind === 'failed') return { kind: 'failed', reason: p.signal.aborted ? 'Compaction interrupted.' : `The summary request failed: ${answer.reason}` };
+    const summary = extractSummary(answer.text);
+    if (summary.kind === 'summary') return { kind: 'ok', summary: summary.text };
+    if (summary.kind === 'empty') return { kind: 'failed', reason: 'The model returned an empty summary; the conversation was left as it was.' };
+    // No <summary> block (a refusal, a tool call, a reply cut short before it): asked once more, as Claude Code asks.
+    if (attempt >= SUMMARY_ASKS) return { kind: 'failed', reason: `The model's reply has no <summary> block (asked ${SUMMARY_ASKS} times); the conversation was left as it was.` };
   }
-  const summary = extractSummary(text);
-  return summary === undefined ? { kind: 'failed', reason: 'The model returned an empty summary; the conversation was left as it was.' } : { kind: 'ok', summary };
 }

@@ -45,17 +45,23 @@ export function summaryRequestMessages(history: readonly ApiMessage[], customIns
 }
 
 /**
- * The summary in a model's answer: the <summary> block when there is one (the <analysis> is dropped), else the
- * whole text. undefined when there is nothing usable — the caller then leaves the thread as it was.
+ * The summary in a model's answer: the text of its <summary> block (to its end, or to the end of the answer when
+ * the block was cut short). `missing` when the answer has no such block (it is then asked for again), `empty`
+ * when the block holds nothing.
  */
-export function extractSummary(text: string): string | undefined {
+export function extractSummary(text: string): { kind: 'summary'; text: string } | { kind: 'missing' } | { kind: 'empty' } {
   const m = /<summary>([\s\S]*?)(?:<\/summary>|$)/.exec(text);
-  const body = (m ? m[1] ?? '' : text.replace(/<analysis>[\s\S]*?(<\/analysis>|$)/g, '')).trim();
-  return body.length > 0 ? body : undefined;
+  if (!m) return { kind: 'missing' };
+  const body = (m[1] ?? '').trim();
+  return body.length > 0 ? { kind: 'summary', text: body } : { kind: 'empty' };
 }
 
-/** The user message a compacted thread starts from. */
-export function continuationText(summary: string, transcriptPath: string | undefined): string {
+/**
+ * The user message a compacted thread starts from. `next`: what follows it — the work it stopped in the middle
+ * of (a compaction between model rounds, /compact), or the user's new prompt, sent verbatim right after it (a
+ * compaction at the start of a turn summarises the history before that prompt, never the prompt itself).
+ */
+export function continuationText(summary: string, transcriptPath: string | undefined, next: 'work' | 'prompt'): string {
   return [
     'This conversation was compacted: the earlier part is replaced by the summary below, written when the',
     'context grew too large.',
@@ -64,6 +70,8 @@ export function continuationText(summary: string, transcriptPath: string | undef
     summary,
     '',
     ...(transcriptPath ? [`The full earlier conversation is kept in ${transcriptPath} (JSONL) if an exact detail is needed.`, ''] : []),
-    'Continue from where the work stopped, without asking the user anything further and without restating the summary.',
+    next === 'prompt'
+      ? "The user's newest message follows, exactly as they sent it (the summary was written before it): answer it, without restating the summary."
+      : 'Continue from where the work stopped, without asking the user anything further and without restating the summary.',
   ].join('\n');
 }

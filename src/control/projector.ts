@@ -7,6 +7,7 @@ import { assertNever } from '../util/assert-never.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { FrameOut } from './frame-out.js';
 import { fileWarningFrame } from './config-warnings.js';
+import { resultFrame } from './result-frame.js';
 import { taskFrame } from './task-frames.js';
 
 export type SessionStateMode = 'none' | 'host_only' | 'visible';
@@ -135,6 +136,17 @@ export class Projector {
         if (ev.meta.requestId) f.request_id = ev.meta.requestId;
         if (ev.aborted) f.aborted = true;
         if (ev.error && ASSISTANT_ERRORS.has(ev.error)) f.error = ev.error as AssistantMessageError;
+        if (ev.apiError) {
+          // Claude Code's synthetic API error message: a stop_sequence stop with an empty sequence, and the API's status and type.
+          f.message.stop_reason = 'stop_sequence';
+          f.message.stop_sequence = '';
+          f.is_api_error_message = true;
+          // Without an HTTP answer (no credential, a refused connection) Claude Code leaves both out.
+          if (ev.apiError.status !== null || ev.apiError.type !== undefined) {
+            f.api_error_status = ev.apiError.status;
+            f.api_error_type = ev.apiError.type ?? null;
+          }
+        }
         if (ev.supersedes?.length) f.supersedes = ev.supersedes;
         return this.out.write(f);
       }
@@ -353,55 +365,7 @@ export class Projector {
   }
 
   result(r: TurnResult): ResultFrame {
-    const common = {
-      type: 'result' as const,
-      is_error: r.isError,
-      duration_ms: Math.round(r.durationMs),
-      duration_api_ms: Math.round(r.durationApiMs),
-      num_turns: r.numTurns,
-      stop_reason: r.stopReason,
-      total_cost_usd: r.totalCostUsd,
-      usage: {
-        input_tokens: r.usage.input_tokens,
-        output_tokens: r.usage.output_tokens,
-        cache_creation_input_tokens: r.usage.cache_creation_input_tokens,
-        cache_read_input_tokens: r.usage.cache_read_input_tokens,
-        server_tool_use: { web_search_requests: r.usage.web_search_requests, web_fetch_requests: r.usage.web_fetch_requests },
-        service_tier: r.usage.service_tier,
-        cache_creation: {
-          ephemeral_1h_input_tokens: r.usage.ephemeral_1h_input_tokens,
-          ephemeral_5m_input_tokens: r.usage.ephemeral_5m_input_tokens,
-        },
-      },
-      modelUsage: r.modelUsage,
-      permission_denials: r.permissionDenials.map((d) => ({ tool_name: d.toolName, tool_use_id: d.toolUseId, tool_input: d.input })),
-      terminal_reason: r.terminalReason,
-      result_index: r.resultIndex,
-      queued_turn_count: r.queuedTurnCount,
-      user_message_uuids: r.userMessageUuids,
-      ...(r.localCommand !== undefined ? { local_command: r.localCommand } : {}),
-      ...(r.error
-        ? {
-            agentd_error: {
-              category: r.error.category,
-              retryable: r.error.retryable,
-              status: r.error.status,
-              ...(r.error.resetsAt ? { resets_at: r.error.resetsAt } : {}),
-            },
-          }
-        : {}),
-      uuid: this.o.newUuid(),
-      session_id: this.o.sessionId,
-    };
-    if (r.kind === 'success') {
-      return {
-        ...common,
-        subtype: 'success',
-        result: r.resultText,
-        ...(r.structuredOutput !== undefined ? { structured_output: r.structuredOutput } : {}),
-      };
-    }
-    return { ...common, subtype: r.kind, errors: r.errors.length ? r.errors : ['Unknown error'] };
+    return resultFrame(r, { uuid: this.o.newUuid(), session_id: this.o.sessionId });
   }
 
   /** A system/protocol_error frame for input that had no request id to answer. */

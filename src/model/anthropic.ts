@@ -17,7 +17,7 @@ import type { BuiltClient } from './providers/build.js';
 import type { ProviderConfig } from './providers/types.js';
 import { jsonInChunks } from './request-body.js';
 import { SseParser, type SseEvent } from './sse.js';
-import type { ModelClient, ModelRequest, ModelStream, RawStreamEvent, WithRaw } from './types.js';
+import type { ModelClient, ModelEndpoint, ModelRequest, ModelStream, RawStreamEvent, WithRaw } from './types.js';
 import { ModelApiError, RAW_JSON, kindForStatus } from './types.js';
 import { awsKind } from './error-map.js';
 
@@ -54,12 +54,14 @@ interface Ready extends BuiltClient {
 
 export class AnthropicModelClient implements ModelClient {
   readonly provider: string;
+  readonly endpoint: ModelEndpoint;
   private ready: Promise<Ready> | undefined;
   private readonly auth: ModelAuth;
 
   constructor(private readonly opts: AnthropicClientOptions) {
     this.provider = opts.provider.kind === 'firstParty' ? 'anthropic' : opts.provider.kind;
     this.auth = opts.provider.kind === 'firstParty' ? opts.provider.auth : { kind: 'none' };
+    this.endpoint = { gatewayHost: gatewayHost(opts.provider.baseURL), credential: opts.provider.kind === 'firstParty' ? credentialOf(this.auth) : 'provider' };
   }
 
   private baseUrl(r?: Ready): string {
@@ -178,6 +180,29 @@ export class AnthropicModelClient implements ModelClient {
   }
 }
 
+/** The host of a base URL the user set, unless it is the provider's own endpoint. */
+function gatewayHost(baseURL: string | undefined): string | undefined {
+  if (baseURL === undefined || baseURL.replace(/\/+$/, '') === DEFAULT_BASE_URL) return undefined;
+  try {
+    return new URL(baseURL).host || baseURL;
+  } catch {
+    return baseURL;
+  }
+}
+
+function credentialOf(auth: ModelAuth): ModelEndpoint['credential'] {
+  switch (auth.kind) {
+    case 'env':
+      return auth.apiKey !== undefined ? 'api_key' : 'token';
+    case 'helper':
+      return 'api_key';
+    case 'oauth':
+      return 'token';
+    case 'none':
+      return 'none';
+  }
+}
+
 function isEvent(v: unknown): v is RawStreamEvent {
   return typeof v === 'object' && v !== null && typeof (v as { type?: unknown }).type === 'string';
 }
@@ -213,7 +238,7 @@ function toStreamEvent(sse: SseEvent): WithRaw<RawStreamEvent> | undefined {
     const e = (parsed as { error?: { type?: unknown; message?: unknown } }).error;
     const type = typeof e?.type === 'string' ? e.type : 'api_error';
     const message = typeof e?.message === 'string' ? e.message : 'The model API reported an error mid-stream.';
-    throw new ModelApiError(awsKind(type) ?? kindForStatus(null, type, message), message);
+    throw new ModelApiError(awsKind(type) ?? kindForStatus(null, type, message), message, { apiType: type });
   }
   if (!isEvent(parsed)) return undefined;
   // The SSE data is one line of JSON from the API (a multi-line data field was joined with \n by the parser);

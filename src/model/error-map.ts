@@ -54,6 +54,7 @@ export function toModelError(err: unknown, sdk: ErrorClasses, signal: AbortSigna
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       ...(resetsAt ? { resetsAt } : {}),
       ...(err.requestID ? { requestId: err.requestID } : {}),
+      ...(err.type ? { apiType: err.type } : {}),
       cause: err,
     });
   }

@@ -168,9 +168,22 @@ export interface ModelStream {
   mapError?: (err: unknown) => unknown;
 }
 
+/**
+ * Where a client sends its requests and with which credential: the facts Claude Code's error texts name (a
+ * gateway's host on a server error, "Fix external API key" for a refused ANTHROPIC_API_KEY).
+ */
+export interface ModelEndpoint {
+  /** The host of a base URL the user set (a gateway); undefined for the provider's own endpoint. */
+  gatewayHost: string | undefined;
+  /** First party: the credential sent (api_key also for apiKeyHelper's key); `provider` for Bedrock/Vertex/Foundry. */
+  credential: 'api_key' | 'token' | 'none' | 'provider';
+}
+
 /** The port. `open` resolves once the response has started, so HTTP errors surface as a rejected promise. */
 export interface ModelClient {
   readonly provider: string;
+  /** Undefined for a client that talks to no endpoint (the scripted model). */
+  readonly endpoint?: ModelEndpoint;
   open(request: ModelRequest, signal: AbortSignal): Promise<ModelStream>;
 }
 
@@ -208,11 +221,13 @@ export class ModelApiError extends Error {
   readonly retryAfterMs: number | undefined;
   readonly resetsAt: string | undefined;
   readonly requestId: string | undefined;
+  /** The API's own name for the error (`invalid_request_error`, `overloaded_error`, …), where it gave one. */
+  readonly apiType: string | undefined;
 
   constructor(
     kind: ModelErrorKind,
     message: string,
-    opts: { status?: number | null; retryAfterMs?: number; resetsAt?: string; requestId?: string; cause?: unknown } = {},
+    opts: { status?: number | null; retryAfterMs?: number; resetsAt?: string; requestId?: string; apiType?: string; cause?: unknown } = {},
   ) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'ModelApiError';
@@ -221,6 +236,7 @@ export class ModelApiError extends Error {
     this.retryAfterMs = opts.retryAfterMs;
     this.resetsAt = opts.resetsAt;
     this.requestId = opts.requestId;
+    this.apiType = opts.apiType;
   }
 
   get retryable(): boolean {

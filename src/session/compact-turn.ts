@@ -39,17 +39,19 @@ export async function runCompactTurn(tc: TurnContext, input: QueuedInput, instru
   const apiStart = deps.now();
   const r = await runCompaction(c, {
     services: deps,
+    tools: deps.tools,
     thread: tc.thread,
     model,
+    fallbackModel: tc.settings.fallbackModel,
     system,
-    tools,
     trigger: 'manual',
+    next: 'work',
     customInstructions: instructions,
     preTokens: threadTokens(tc.thread, system, tools),
     emit: tc.emit,
-    onUsage: (m, u) => {
-      tc.ledger.record(m, u, usage);
-    },
+    ledger: tc.ledger,
+    usage,
+    shared: tc.shared,
     signal,
   });
   const durationApiMs = deps.now() - apiStart;

@@ -120,6 +120,11 @@ export interface SessionDeps {
   ready?: () => Promise<void>;
   /** What the project adds to every request (memory files, output style, environment facts); read per request. */
   promptContext?: PromptContextPort;
+  /**
+   * CLAUDE_CODE_ENTRYPOINT as the transcript records it (`sdk-ts`, `sdk-py`, `sdk-cli` for the CLI run by a
+   * user): Claude Code's API error texts point a CLI user at `--model`, an SDK's user at nothing.
+   */
+  entrypoint?: string;
 }
 
 /** Implemented by src/project; the session awaits `ready()` before its first turn. */

@@ -3,7 +3,7 @@
 // prompt, limits, abort signal, event sink, parent tool-use id), so the main session's turn is one caller and a
 // tool that runs an agent of its own (a subagent) is another, with its own thread and toolset.
 import type { AnyTool } from '../tools/tool.js';
-import type { AssistantBlock, ModelRequest, SystemBlock, ToolDefinition } from '../model/types.js';
+import type { AssistantBlock, ModelApiError, ModelRequest, SystemBlock, ToolDefinition, Usage } from '../model/types.js';
 import { type RequestProfile, requestDefaults } from '../model/request-defaults.js';
 import { callTokens } from '../model/token-estimate.js';
 import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
@@ -12,7 +12,7 @@ import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { reasonOf } from '../util/abort.js';
 import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
-import { apiErrorText, assistantErrorName, errorCategoryOf } from './errors.js';
+import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
 import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
 import { withContext } from './system-prompt.js';
@@ -30,7 +30,7 @@ export interface Toolset {
 /** The services a loop runs on; the same for the main loop and nested ones (tools and prompts differ). */
 export type LoopServices = Pick<
   SessionDeps,
-  'model' | 'hooks' | 'permissions' | 'toolEnv' | 'logger' | 'now' | 'newUuid' | 'random' | 'retry' | 'maxToolConcurrency' | 'progress'
+  'model' | 'hooks' | 'permissions' | 'toolEnv' | 'logger' | 'now' | 'newUuid' | 'random' | 'retry' | 'maxToolConcurrency' | 'progress' | 'entrypoint'
 >;
 
 /** Model settings and limits of one loop (a snapshot per turn; the session's setters change the next turn). */
@@ -71,10 +71,22 @@ export interface AgentLoopParams {
   queuedCount: () => number;
   /** Automatic compaction and prompt-too-long recovery; without it the loop never compacts. */
   compaction?: LoopCompaction;
+  /** An automatic compaction already failed this turn (the one before the prompt): not tried again each round. */
+  autoCompactFailed?: boolean;
 }
 
 const MARKER_STREAM = '[Request interrupted by user]';
 const MARKER_TOOLS = '[Request interrupted by user for tool use]';
+/** The usage of a synthetic (API error) assistant message: zero, in the shape Claude Code sends it. */
+const SYNTHETIC_USAGE: Usage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_creation_input_tokens: 0,
+  cache_read_input_tokens: 0,
+  server_tool_use: { web_search_requests: 0, web_fetch_requests: 0 },
+  service_tier: null,
+  cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 0 },
+};
 const MAX_STRUCTURED_RETRIES = 3;
 /** Name of the synthetic tool through which a --json-schema answer is given (as in Claude Code). */
 export const STRUCTURED_OUTPUT_TOOL = 'StructuredOutput';
@@ -145,6 +157,35 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
   const finish = (r: Partial<TurnResult> & Pick<TurnResult, 'kind' | 'isError' | 'terminalReason'>): TurnResult => resultOf(p, t, r);
   const fail = (kind: TurnResult['kind'], terminalReason: TerminalReason, error: TurnError): TurnResult =>
     finish({ kind, isError: true, terminalReason, errors: [error.message], error, resultText: '' });
+  // A model API error ends the turn as Claude Code 2.1.330 ends it (measured: test/measure/api-error-results.measure.ts):
+  // a synthetic assistant message with the error's text, then a `success` result with is_error and that text as
+  // its `result`; agentd's own classification rides along in agentd_error.
+  const apiErrorEnd = async (e: ModelApiError, supersedes: readonly string[], text?: string): Promise<TurnResult> => {
+    const report = describeApiError(e, { model: settings.model, provider: deps.model.provider, endpoint: deps.model.endpoint, entrypoint: deps.entrypoint });
+    const resultText = text ?? report.text;
+    // Claude Code's wording is short ("Not logged in · Please run /login"); agentd's own explanation goes to the log.
+    deps.logger.warn({ kind: e.kind, status: e.status, err: e.message }, 'the model API call failed; the turn ends');
+    const apiError = { status: e.status, type: e.apiType };
+    await emit({
+      type: 'assistant_block',
+      uuid: deps.newUuid(),
+      meta: { id: deps.newUuid(), model: '<synthetic>', usage: SYNTHETIC_USAGE, requestId: e.requestId },
+      block: { type: 'text', text: resultText },
+      error: report.error,
+      apiError,
+      ...(supersedes.length ? { supersedes: [...supersedes] } : {}),
+    });
+    t.stopReason = 'stop_sequence';
+    t.resultText = resultText;
+    return finish({
+      kind: 'success',
+      isError: true,
+      terminalReason: report.terminalReason,
+      errors: [resultText],
+      apiError,
+      error: { category: errorCategoryOf(e), retryable: e.retryable, status: e.status, ...(e.resetsAt ? { resetsAt: e.resetsAt } : {}), message: resultText },
+    });
+  };
 
   const useStructured = settings.jsonSchema !== undefined && p.tools.get(STRUCTURED_OUTPUT_TOOL) !== undefined;
   const buildRequest = (model: string): ModelRequest => {
@@ -165,22 +206,26 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
 
   let stopHookActive = false;
   let structuredRetries = 0;
-  let autoCompactFailed = false;
+  let autoCompactFailed = p.autoCompactFailed === true;
   let overflowCompacted = false;
   const compact = (c: LoopCompaction, trigger: 'auto', preTokens: number) =>
     runCompaction(c, {
       services: deps,
+      tools: p.tools,
       thread,
       model: settings.model,
+      fallbackModel: settings.fallbackModel,
       system: p.system(settings.model),
-      tools: p.tools.definitions(),
       trigger,
+      next: 'work',
       customInstructions: undefined,
       preTokens,
       emit: p.sink,
-      onUsage: (model, usage) => {
-        p.ledger.record(model, usage, t.usage);
+      ledger: p.ledger,
+      addApiMs: (ms) => {
+        t.apiMs += ms;
       },
+      shared: p.shared,
       signal,
     });
   const structuredExhausted = (): TurnResult =>
@@ -236,31 +281,10 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       t.numTurns--;
       const r = await compact(p.compaction, 'auto', threadTokens(thread, p.system(settings.model), p.tools.definitions()));
       if (r.kind === 'compacted') continue;
-      return fail('error_during_execution', 'prompt_too_long', {
-        category: 'context_overflow',
-        retryable: false,
-        status: round.error.status,
-        message: `The conversation is too long for the model's context window, and compacting it failed: ${r.reason}`,
-      });
+      t.numTurns++;
+      return apiErrorEnd(round.error, round.supersedes, `${PROMPT_TOO_LONG} · automatic compaction failed: ${r.reason}`);
     }
-    if (round.kind === 'failed') {
-      const e = round.error;
-      await emit({
-        type: 'assistant_block',
-        uuid: deps.newUuid(),
-        meta: { id: `msg_error_${deps.newUuid()}`, model: '<synthetic>', usage: { input_tokens: 0, output_tokens: 0 }, requestId: e.requestId },
-        block: { type: 'text', text: apiErrorText(e) },
-        error: assistantErrorName(e),
-        ...(round.supersedes.length ? { supersedes: round.supersedes } : {}),
-      });
-      return fail('error_during_execution', e.kind === 'context_overflow' ? 'prompt_too_long' : 'api_error', {
-        category: errorCategoryOf(e),
-        retryable: e.retryable,
-        status: e.status,
-        ...(e.resetsAt ? { resetsAt: e.resetsAt } : {}),
-        message: `API error${e.status ? ` ${e.status}` : ''} (${e.kind}): ${e.message}`,
-      });
-    }
+    if (round.kind === 'failed') return apiErrorEnd(round.error, round.supersedes);
 
     thread.appendRound(round.blocks, round.records);
     if (round.kind === 'complete') thread.markCounted(callTokens(t.usage) - usageBefore, round.records.length ? 1 : 0);
@@ -291,9 +315,11 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
     if (round.records.length > 0) {
       const so = useStructured ? round.records.find((r) => r.toolName === STRUCTURED_OUTPUT_TOOL) : undefined;
       if (so && so.outcome === 'success') {
+        const structuredOutput = so.data ?? structuredInput(round.blocks);
         t.stopReason = 'tool_use';
-        t.resultText = '';
-        return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput: so.data ?? structuredInput(round.blocks) });
+        // The answer as JSON text too, as Claude Code 2.1.330 gives it (measured): `-p --output-format text` prints it.
+        t.resultText = JSON.stringify(structuredOutput) ?? '';
+        return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput });
       }
       if (so && ++structuredRetries > MAX_STRUCTURED_RETRIES) return structuredExhausted();
       continue;

@@ -53,6 +53,13 @@ export interface RoundContext {
   turnCost: { value: number };
   /** The session's shared tool context; tools' context modifiers replace `current`. */
   shared: { current: SharedToolContext };
+  /**
+   * `conversation` (the default): a turn's round — the request, its blocks, stream events and usage are reported
+   * and its tool calls run. `retries_only`: a compaction's summary request, whose answer is not part of the
+   * conversation — the same attempts, retries, watchdog and fallback, but only its api_retry events are reported
+   * and a tool call in the answer is not run.
+   */
+  reporting?: 'conversation' | 'retries_only';
 }
 
 function toModelError(err: unknown): ModelApiError {
@@ -62,7 +69,9 @@ function toModelError(err: unknown): ModelApiError {
 }
 
 
-export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
+export async function runModelRound(input: RoundContext): Promise<RoundOutcome> {
+  const quiet = input.reporting === 'retries_only';
+  const rc: RoundContext = quiet ? { ...input, emit: (ev) => (ev.type === 'api_retry' ? input.emit(ev) : undefined), emitStreamEvents: false } : input;
   const { deps, turnSignal } = rc;
   const policy = deps.retry;
   let model = rc.model;
@@ -128,7 +137,7 @@ export async function runModelRound(rc: RoundContext): Promise<RoundOutcome> {
             ...(supersedes.length && emittedUuids.length === 1 ? { supersedes } : {}),
           });
           if (w) await w;
-          if (done.block.type === 'tool_use') executor.add(done.block, done.parseError);
+          if (done.block.type === 'tool_use' && !quiet) executor.add(done.block, done.parseError);
         }
         if (rc.emitStreamEvents && ev.type !== 'ping') {
           const w = rc.emit(

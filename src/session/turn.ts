@@ -8,6 +8,7 @@ import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionSettings } from './config.js';
 import { earlyResult, runAgentLoop } from './loop.js';
+import { compactBeforePrompt } from './loop-compaction.js';
 import { type BuiltPrompt, buildPrompt } from './system-prompt.js';
 import type { UsageLedger } from './usage.js';
 
@@ -49,10 +50,14 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
 
   // UserPromptSubmit hooks see the prompt before the model does, and may refuse it.
   const prompt = await deps.turnHooks.userPromptSubmit(promptText(input.content), signal);
+  // A thread that would pass the automatic threshold with this prompt is compacted first, without it: the prompt
+  // then follows the summary verbatim (as Claude Code 2.1.330 sends it), never summarised away with the history.
+  const compacted = prompt.block === undefined && deps.compaction ? await compactBeforePrompt(deps.compaction, compactionRun(tc, input.model ?? settings.model, signal), input.content) : undefined;
   thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
   if (prompt.block !== undefined) {
     return earlyResult(resultBase, 'error_during_execution', 'hook_stopped', { category: 'permission', retryable: false, status: null, message: `Prompt blocked by a UserPromptSubmit hook: ${prompt.block}` });
   }
+  if (signal.aborted) return earlyResult(resultBase, 'error_during_execution', 'aborted_streaming', { category: 'interrupted', retryable: true, status: null, message: 'Interrupted by the user.' });
   for (const ctx of prompt.additionalContext) thread.appendUser([{ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` }], { isSynthetic: true });
 
   // `settings` is the session's live object: set_model during a turn takes effect from the next model round.
@@ -73,7 +78,24 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     profile: tc.profile,
     userId: tc.userId,
     ...(deps.compaction ? { compaction: deps.compaction } : {}),
+    ...(compacted?.kind === 'failed' ? { autoCompactFailed: true } : {}),
   });
+}
+
+/** What a compaction at the start of a turn runs on: the session's services, thread, prompt and tools. */
+function compactionRun(tc: TurnContext, model: string, signal: AbortSignal): Parameters<typeof compactBeforePrompt>[1] {
+  return {
+    services: tc.deps,
+    tools: tc.deps.tools,
+    thread: tc.thread,
+    model,
+    fallbackModel: tc.settings.fallbackModel,
+    system: systemFor(tc, model),
+    emit: tc.emit,
+    ledger: tc.ledger,
+    shared: tc.shared,
+    signal,
+  };
 }
 
 /** The session's system prompt, and the context before the first user message, for a request to `model`. */

@@ -19,6 +19,7 @@ export type TerminalReason =
   | 'budget_exhausted'
   | 'api_error'
   | 'prompt_too_long'
+  | 'image_error'
   | 'hook_stopped'
   | 'structured_output_retry_exhausted'
   | 'turn_setup_failed';
@@ -46,6 +47,12 @@ export interface TurnError {
   status: number | null;
   resetsAt?: string;
   message: string;
+}
+
+/** A model API error as the result and the synthetic message report it (Claude Code's api_error_status / _type). */
+export interface ApiErrorInfo {
+  status: number | null;
+  type: string | undefined;
 }
 
 export interface TurnUsage {
@@ -93,6 +100,8 @@ export interface TurnResult {
   totalCostUsd: number;
   permissionDenials: PermissionDenialInfo[];
   error?: TurnError;
+  /** A turn a model API error ended (kind `success` with isError, as Claude Code reports it). */
+  apiError?: ApiErrorInfo;
   structuredOutput?: unknown;
   userMessageUuids: string[];
   /** The slash command answered locally (Claude Code's `local_command` on the result). */
@@ -141,6 +150,8 @@ export type SessionEvent =
       block: AssistantBlock;
       aborted?: boolean;
       error?: string;
+      /** Set on the synthetic message that reports a model API error: the API's status and error type. */
+      apiError?: ApiErrorInfo;
       supersedes?: string[];
       parentToolUseId?: string;
     }

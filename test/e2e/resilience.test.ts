@@ -82,22 +82,25 @@ describe('resilience against the loopback Messages server', () => {
     const { frames, requests } = await runTurn({ rules: [{ reply: { stall: true } }] }, { AGENTD_FIRST_EVENT_TIMEOUT_MS: '300', AGENTD_MAX_RETRIES: '1' });
     expect(requests).toHaveLength(2);
     expect(frames.filter((f) => f['subtype'] === 'api_retry')).toHaveLength(1);
+    // Claude Code's shape for a turn the API never answered: `success` with is_error and the error's text.
     expect(frames.find((f) => f['type'] === 'result')).toMatchObject({
-      subtype: 'error_during_execution',
+      subtype: 'success',
       is_error: true,
+      result: 'API Error: No response from the model API in 300 ms.',
       agentd_error: { category: 'timeout', retryable: true },
     });
   });
 
-  it('401: a typed authentication error result, no retries; in -p mode exit code 1', async () => {
+  it('401: a typed authentication error result, no retries; exit code 1 (stream-json and -p, as Claude Code)', async () => {
     const { frames, requests, exit } = await runTurn({ rules: [{ reply: { error: { status: 401, type: 'authentication_error', message: 'invalid x-api-key' } } }] });
     expect(requests).toHaveLength(1);
-    expect(exit.code).toBe(0); // stream-json: the error is the turn's result; the daemon served its input fine
+    expect(exit.code).toBe(1); // the last result was an error: Claude Code exits 1 in stream-json too (measured)
     expect(frames.find((f) => f['type'] === 'assistant')).toMatchObject({ error: 'authentication_failed', message: { model: '<synthetic>' } });
     expect(frames.find((f) => f['type'] === 'result')).toMatchObject({
-      subtype: 'error_during_execution',
+      subtype: 'success',
       is_error: true,
-      errors: ['API error 401 (authentication): invalid x-api-key'],
+      result: 'Invalid API key · Fix external API key',
+      api_error_status: 401,
       agentd_error: { category: 'authentication', retryable: false, status: 401 },
     });
     // Async spawn: the loopback server lives in this process and must keep serving.
@@ -108,7 +111,7 @@ describe('resilience against the loopback Messages server', () => {
     });
     const status = await new Promise((r) => p.on('exit', r));
     expect(status).toBe(1);
-    expect(out).toContain('invalid x-api-key');
+    expect(out).toBe('Invalid API key · Fix external API key\n');
   });
 
 });

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SDKMessage } from '@anthropic-ai/claude-agent-sdk';
-import { collect, query, scriptedRun, toolResults } from '../support/sdk-run.js';
+import { collect, collectSettled, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 import { until } from '../support/wait.js';
 
 const allow = async (_n: string, input: Record<string, unknown>) => ({ behavior: 'allow' as const, updatedInput: input });
@@ -118,7 +118,8 @@ describe('subagents through the SDK', () => {
     const q = query({ prompt: 'delegate both', options: run.options({ agents: { tester: TESTER }, canUseTool: allow }) });
     const started = Date.now();
     const msgs: SDKMessage[] = [];
-    const done = collect(q, (m) => void msgs.push(m));
+    // The interrupted turn's result is the last one: the CLI exits 1 (as Claude Code does) and the SDK throws.
+    const done = collectSettled(q, (m) => void msgs.push(m));
     // The record file may hold a half-written line while the scripted model appends to it.
     const count = (): number => {
       try {
@@ -129,7 +130,7 @@ describe('subagents through the SDK', () => {
     };
     await until(() => count() === 3, 'both subagent requests');
     await q.interrupt();
-    await done;
+    expect((await done).error).toBe('Claude Code returned an error result: Interrupted by the user.');
     expect(Date.now() - started).toBeLessThan(25_000);
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution' });
     expect(toolResults(msgs).map(([id, err]) => [id, err]).sort()).toEqual([

@@ -13,6 +13,8 @@ import { collect, promptChannel, query, scriptedRun } from '../support/sdk-run.j
 const SCENARIO: Scenario = {
   rules: [
     { when: { lastUserText: 'use the skill', hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_skill', name: 'Skill', input: { skill: 'greet' } }] } },
+    // /compact's summary request: a reply without a <summary> block would be asked for again.
+    { when: { lastUserText: 'your summary will replace' }, reply: { content: [{ type: 'text', text: '<summary>Said hello; keep the plan.</summary>' }] } },
     { reply: { content: [{ type: 'text', text: 'Model answer.' }] } },
   ],
 };

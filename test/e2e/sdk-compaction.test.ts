@@ -1,5 +1,6 @@
 // Compaction through the official SDK (issue 13, "Done when"): /compact and an automatic compaction each produce
-// the summary request, compact_boundary, and a next request that carries the summary instead of the old turns;
+// the summary request, compact_boundary, and a next request that carries the summary instead of the old turns
+// (issue 21: and, at the start of a turn, the new prompt verbatim after it; the summary request retried as a turn's);
 // resume after a compaction continues from the summary; a long session with large tool results never fails
 // with a context error.
 import type { HookCallbackMatcher, SDKMessage } from '@anthropic-ai/claude-agent-sdk';
@@ -7,6 +8,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiMessage, ModelRequest } from '../../src/model/types.js';
+import { continuationText, summaryInstruction } from '../../src/compaction/prompt.js';
+import { withoutContext } from '../support/context.js';
+import { AGENTD, baseEnv, tempDir } from '../support/daemon.js';
+import { startLoopbackServer } from '../support/loopback-server.js';
 import { collect, promptChannel, query, scriptedRun } from '../support/sdk-run.js';
 
 const SUMMARY_REQ = { lastUserText: 'your summary will replace' };
@@ -86,6 +91,64 @@ describe('compaction through the SDK', () => {
     const reqs = run.requests();
     expect(reqs.map(isSummaryRequest)).toEqual([false, true, false]);
     expect(text(reqs[2]?.messages[0])).toContain('AUTO-SUMMARY');
+  });
+
+  it('automatic, at the start of a turn, over the real client: the prompt follows the summary verbatim; a 529 on the summary request is retried with api_retry', async () => {
+    // The loopback Messages server (agentd's Anthropic client, its retry path) answers the first summary request
+    // with 529, the second with the summary.
+    const server = await startLoopbackServer({
+      rules: [
+        { when: SUMMARY_REQ, replies: [{ error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } }, { content: [{ type: 'text', text: '<analysis>a</analysis><summary>AUTO-SUMMARY</summary>' }] }] },
+        { when: { lastUserText: 'first' }, reply: { content: [{ type: 'text', text: 'big answer' }], usage: { input_tokens: 185_000, output_tokens: 100 } } },
+        { reply: { content: [{ type: 'text', text: 'small answer' }] } },
+      ],
+    });
+    try {
+      const env = baseEnv({ ANTHROPIC_API_KEY: 'sk-test', ANTHROPIC_BASE_URL: server.url, AGENTD_RETRY_BASE_DELAY_MS: '5' });
+      const cwd = tempDir('agentd-ac-');
+      const msgs = await conversation(['first', 'second: the exact words'], { pathToClaudeCodeExecutable: AGENTD, cwd, env, model: 'claude-sonnet-4-5' });
+      expect(msgs.filter((m) => m.type === 'result').map((r) => [r.subtype, r.is_error, r.subtype === 'success' ? r.result : ''])).toEqual([
+        ['success', false, 'big answer'],
+        ['success', false, 'small answer'],
+      ]);
+      const reqs = server.requests.map((r) => r.body);
+      expect(reqs.map(isSummaryRequest)).toEqual([false, true, true, false]);
+      // The summary request: the history before the new prompt, then the instruction (both attempts the same).
+      expect(withoutContext(reqs[1]?.messages ?? [])).toEqual([
+        { role: 'user', content: 'first' },
+        { role: 'assistant', content: [{ type: 'text', text: 'big answer' }] },
+        { role: 'user', content: summaryInstruction(undefined) },
+      ]);
+      expect(reqs[2]?.messages).toEqual(reqs[1]?.messages);
+      const retries = msgs.filter((m) => m.type === 'system' && m.subtype === 'api_retry');
+      expect(retries.map((m) => m.type === 'system' && m.subtype === 'api_retry' && [m.attempt, m.error_status, m.error])).toEqual([[1, 529, 'overloaded']]);
+      // The frames Claude Code sends, in its order, and the summary as the synthetic user message.
+      expect(compactFrames(msgs)).toEqual(['status:compacting', 'status:success', 'boundary:auto']);
+      const summary = msgs.find((m) => m.type === 'user' && m.isSynthetic === true && typeof m.message.content === 'string' && m.message.content.includes('AUTO-SUMMARY'));
+      const summaryText = summary?.type === 'user' ? String(summary.message.content) : '';
+      const transcript = /kept in (\S+\.jsonl)/.exec(summaryText)?.[1];
+      expect(summaryText).toBe(continuationText('AUTO-SUMMARY', transcript, 'prompt'));
+      // The request after it: the summary, then the prompt exactly as sent, and nothing else of the earlier turn.
+      expect(withoutContext(reqs[3]?.messages ?? [])).toEqual([
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: summaryText },
+            { type: 'text', text: 'second: the exact words', cache_control: { type: 'ephemeral' } },
+          ],
+        },
+      ]);
+      // The transcript records it in that order: a resume continues from the summary and the prompt after it.
+      const sessionId = (msgs.find((m) => m.type === 'result') as { session_id: string }).session_id;
+      await collect(query({ prompt: 'third', options: { pathToClaudeCodeExecutable: AGENTD, cwd, env, model: 'claude-sonnet-4-5', resume: sessionId } }));
+      expect(withoutContext(server.requests[4]?.body.messages ?? [])).toEqual([
+        { role: 'user', content: [{ type: 'text', text: summaryText }, { type: 'text', text: 'second: the exact words' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'small answer' }] },
+        { role: 'user', content: [{ type: 'text', text: 'third', cache_control: { type: 'ephemeral' } }] },
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('300 model rounds with large tool results never fail with a context error', async () => {

@@ -9,7 +9,7 @@ import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { AGENTD, baseEnv, tappedSpawner, tempDir } from '../support/daemon.js';
 import type { FrameTap } from '../support/frames.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { collect } from '../support/sdk-run.js';
+import { collect, collectSettled } from '../support/sdk-run.js';
 
 const HELLO: Scenario = { rules: [{ reply: { content: [{ type: 'text', text: 'hello' }], usage: { input_tokens: 10, output_tokens: 2 } } }] };
 
@@ -125,10 +125,13 @@ describe('credentials through the official SDK', () => {
     chmodSync(join(dir, 'h.sh'), 0o755);
     userSettings(env, { apiKeyHelper: join(dir, 'h.sh') });
     const started = Date.now();
-    const msgs = await collect(query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd: tempDir(), env } }));
+    const { messages: msgs, error } = await collectSettled(query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd: tempDir(), env } }));
     const result = lastResult(msgs);
-    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
-    expect(String(result?.['errors'])).toMatch(message);
+    // A turn the model call could not even be sent for ends as an API error does (Claude Code's shape).
+    expect(result).toMatchObject({ subtype: 'success', is_error: true, agentd_error: { category: 'authentication', retryable: false } });
+    expect(String(result?.['result'])).toMatch(/^Failed to authenticate\. API Error: /);
+    expect(String(result?.['result'])).toMatch(message);
+    expect(error).toBe(`Claude Code returned an error result: ${String(result?.['result'])}`);
     expect(JSON.stringify(msgs)).not.toContain('secret-in-stderr');
     expect(server.requests).toHaveLength(0);
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -140,8 +143,8 @@ describe('credentials through the official SDK', () => {
     const marker = join(cwd, 'ran');
     mkdirSync(join(cwd, '.claude'));
     writeFileSync(join(cwd, '.claude', 'settings.json'), JSON.stringify({ apiKeyHelper: `touch '${marker}'; echo sk-project-key-000000` }));
-    const msgs = await collect(query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd, env: baseEnv({ ANTHROPIC_BASE_URL: server.url }) } }));
-    expect(String(lastResult(msgs)?.['errors'])).toMatch(/No credentials/);
+    const { messages: msgs } = await collectSettled(query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd, env: baseEnv({ ANTHROPIC_BASE_URL: server.url }) } }));
+    expect(lastResult(msgs)?.['result']).toBe('Not logged in · Please run /login');
     expect(() => readFileSync(marker)).toThrow();
     expect(server.requests).toHaveLength(0);
   });

@@ -2,13 +2,13 @@
 // CONNECT through a loopback proxy, NO_PROXY bypasses it, NODE_EXTRA_CA_CERTS trusts a test CA for a self-signed
 // loopback HTTPS endpoint, CLAUDE_CODE_CLIENT_CERT / _KEY / _KEY_PASSPHRASE present a client certificate; a proxy
 // that refuses or drops the tunnel ends the turn with a bounded, typed, explained connection error.
-import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { type ConnectProxy, startConnectProxy } from '../support/connect-proxy.js';
 import { AGENTD, baseEnv, tempDir } from '../support/daemon.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { collect } from '../support/sdk-run.js';
+import { collect, collectSettled } from '../support/sdk-run.js';
 import { type TestPki, makeTestPki } from '../support/tls.js';
 
 const HELLO: Scenario = { rules: [{ reply: { content: [{ type: 'text', text: 'through the wire' }] } }] };
@@ -29,7 +29,8 @@ afterEach(async () => {
 afterAll(() => undefined);
 
 async function turn(env: Record<string, string>) {
-  const msgs: SDKMessage[] = await collect(
+  // A turn that ends with an error result makes the CLI exit 1 (as Claude Code does) and the SDK throw: kept.
+  const { messages: msgs } = await collectSettled(
     query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd: tempDir(), env: baseEnv({ ANTHROPIC_API_KEY: KEY, AGENTD_RETRY_BASE_DELAY_MS: '10', ...env }) } }),
   );
   return msgs.filter((m) => m.type === 'result').at(-1) as Record<string, unknown> | undefined;
@@ -66,8 +67,8 @@ describe('network settings through the official SDK', () => {
   it('without the CA the self-signed endpoint is refused: a typed connection error that names the cause', async () => {
     server = await startLoopbackServer(HELLO, {}, { tls: pki.server });
     const result = await turn({ ANTHROPIC_BASE_URL: server.url, AGENTD_MAX_RETRIES: '0' });
-    expect(result).toMatchObject({ is_error: true });
-    expect(String(result?.['errors'])).toMatch(/connection.*(self-signed|unable to verify|UNABLE_TO_VERIFY|SELF_SIGNED)/i);
+    expect(result).toMatchObject({ is_error: true, agentd_error: { category: 'connection' } });
+    expect(String(result?.['result'])).toMatch(/^API Error: Connection error .*(self-signed|unable to verify|UNABLE_TO_VERIFY|SELF_SIGNED)/i);
     expect(server.requests).toHaveLength(0);
   });
 
@@ -90,10 +91,10 @@ describe('network settings through the official SDK', () => {
     const started = Date.now();
     const result = await turn({ ANTHROPIC_BASE_URL: server.url, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url, AGENTD_MAX_RETRIES: '1' });
     expect(result).toMatchObject({ is_error: true });
-    expect(String(result?.['errors'])).toMatch(
+    expect(String(result?.['result'])).toMatch(
       mode === 'refuse'
-        ? /API error \(connection\): Connection error \(http:\/\/127\.0\.0\.1:\d+\): the proxy http:\/\/127\.0\.0\.1:\d+ \(CONNECT 127\.0\.0\.1:\d+\) refused the tunnel: 403 Forbidden/
-        : /API error \(connection\): Connection error \(http:\/\/127\.0\.0\.1:\d+\): the proxy http:\/\/127\.0\.0\.1:\d+ \(CONNECT 127\.0\.0\.1:\d+\) closed the connection without answering \(ECONNRESET\)/,
+        ? /^API Error: Connection error \(http:\/\/127\.0\.0\.1:\d+\): the proxy http:\/\/127\.0\.0\.1:\d+ \(CONNECT 127\.0\.0\.1:\d+\) refused the tunnel: 403 Forbidden/
+        : /^API Error: Connection error \(http:\/\/127\.0\.0\.1:\d+\): the proxy http:\/\/127\.0\.0\.1:\d+ \(CONNECT 127\.0\.0\.1:\d+\) closed the connection without answering \(ECONNRESET\)/,
     );
     expect(proxy.connects).toHaveLength(2);
     expect(server.requests).toHaveLength(0);

@@ -5,7 +5,7 @@ import type { CanUseTool, HookCallback, PermissionResult } from '@anthropic-ai/c
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
+import { collect, collectSettled, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 
 function writeScenario(files: string[]) {
   return {
@@ -121,9 +121,11 @@ describe('canUseTool through the SDK', () => {
         setTimeout(() => void q.interrupt(), 50);
       });
     q = query({ prompt: input, options: run.options({ canUseTool }) });
-    const msgs = await collect(q, (m) => {
+    // The interrupted turn's result is the last one: the CLI exits 1 (as Claude Code does) and the SDK throws.
+    const { messages: msgs, error } = await collectSettled(q, (m) => {
       if (m.type === 'result') input.close();
     });
+    expect(error).toBe('Claude Code returned an error result: Interrupted by the user.');
     expect(signalled).toBe(true);
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true });
     expect(existsSync(join(run.cwd, 'pending.txt'))).toBe(false);

@@ -2,12 +2,12 @@
 // each provider's official SDK package to a loopback server speaking that provider's wire format, with the
 // SKIP_AUTH variables (or fake static credentials) so no cloud auth is contacted. Model ids are mapped as Claude
 // Code maps them; provider errors land in agentd's taxonomy, bounded and explained.
-import { type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { AGENTD, baseEnv, tempDir } from '../support/daemon.js';
 import { type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { collect } from '../support/sdk-run.js';
+import { collect, collectSettled } from '../support/sdk-run.js';
 
 const HELLO: Scenario = { rules: [{ reply: { content: [{ type: 'text', text: 'hello from the provider' }], usage: { input_tokens: 12, output_tokens: 3 } } }] };
 
@@ -20,8 +20,9 @@ afterEach(async () => {
 async function turn(env: Record<string, string>, model = 'claude-sonnet-4-5') {
   const q = query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd: tempDir(), env: baseEnv({ AGENTD_RETRY_BASE_DELAY_MS: '10', ...env }), model } });
   const account = await q.accountInfo();
-  const msgs: SDKMessage[] = await collect(q);
-  return { account, msgs, result: msgs.filter((m) => m.type === 'result').at(-1) as Record<string, unknown> | undefined };
+  // A turn that ends with an error result makes the CLI exit 1 (as Claude Code does) and the SDK throw: kept.
+  const { messages: msgs, error } = await collectSettled(q);
+  return { account, msgs, error, result: msgs.filter((m) => m.type === 'result').at(-1) as Record<string, unknown> | undefined };
 }
 
 describe('cloud providers through the official SDK', () => {
@@ -53,8 +54,8 @@ describe('cloud providers through the official SDK', () => {
   it('Bedrock: a 403 AccessDeniedException is a typed permission error, not retried', async () => {
     server = await startLoopbackServer({ rules: [{ reply: { error: { status: 403, message: 'You don\'t have access to the model with the specified model ID.' } } }] }, {}, { wire: 'bedrock' });
     const { result } = await turn({ CLAUDE_CODE_USE_BEDROCK: '1', CLAUDE_CODE_SKIP_BEDROCK_AUTH: '1', AWS_REGION: 'us-west-2', ANTHROPIC_BEDROCK_BASE_URL: server.url });
-    expect(result).toMatchObject({ subtype: 'error_during_execution', is_error: true });
-    expect(result?.['errors']).toEqual(["API error 403 (permission): You don't have access to the model with the specified model ID."]);
+    expect(result).toMatchObject({ subtype: 'success', is_error: true, api_error_status: 403, agentd_error: { category: 'authentication', retryable: false, status: 403 } });
+    expect(result?.['result']).toBe("Failed to authenticate. API Error: 403 You don't have access to the model with the specified model ID.");
     expect(server.requests).toHaveLength(1);
   });
 
@@ -64,7 +65,8 @@ describe('cloud providers through the official SDK', () => {
     expect(server.requests).toHaveLength(3);
     expect(msgs.filter((m) => m.type === 'system' && m.subtype === 'api_retry')).toHaveLength(2);
     expect(result).toMatchObject({ is_error: true });
-    expect(String(result?.['errors'])).toMatch(/rate_limit.*Too many requests/);
+    expect(result).toMatchObject({ agentd_error: { category: 'rate_limit', retryable: true, status: 429 } });
+    expect(result?.['result']).toBe('API Error: Request rejected (429) · Too many requests, please wait before trying again.');
   });
 
   it('Bedrock: an exception frame mid-stream is mapped (serviceUnavailableException → overloaded) and retried', async () => {
@@ -90,7 +92,8 @@ describe('cloud providers through the official SDK', () => {
     server = await startLoopbackServer({ rules: [{ reply: { error: { status: 429, type: 'rate_limit_error', message: 'Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model' } } }] });
     const { result } = await turn({ CLAUDE_CODE_USE_VERTEX: '1', CLAUDE_CODE_SKIP_VERTEX_AUTH: '1', CLOUD_ML_REGION: 'global', ANTHROPIC_VERTEX_PROJECT_ID: 'p', ANTHROPIC_VERTEX_BASE_URL: `${server.url}/v1`, AGENTD_MAX_RETRIES: '1' });
     expect(server.requests).toHaveLength(2);
-    expect(String(result?.['errors'])).toMatch(/rate_limit.*Quota exceeded/);
+    expect(result).toMatchObject({ is_error: true, agentd_error: { category: 'rate_limit', retryable: true, status: 429 } });
+    expect(result?.['result']).toBe('API Error: Request rejected (429) · Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model');
   });
 
   it('Foundry: the Messages API under /anthropic with the api key, foundry model id', async () => {
@@ -112,7 +115,8 @@ describe('cloud providers through the official SDK', () => {
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.headers['x-api-key']).toBeUndefined();
     expect(server.requests[0]?.headers['authorization']).toBeUndefined();
-    expect(String(result?.['errors'])).toMatch(/authentication.*invalid subscription key/);
+    expect(result).toMatchObject({ is_error: true, agentd_error: { category: 'authentication', retryable: false, status: 401 } });
+    expect(result?.['result']).toBe('Failed to authenticate. API Error: 401 Access denied due to invalid subscription key.');
   });
 
   it('Foundry without a key or SKIP_AUTH fails at start-up with the reason (Entra ID is not supported)', async () => {

@@ -2,7 +2,7 @@
 // sees the earlier turns), listSessions() lists agentd's sessions, maxBudgetUsd and outputFormat work.
 import { getSessionMessages, listSessions } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { collect, query, scriptedRun } from '../support/sdk-run.js';
+import { collect, collectSettled, query, scriptedRun } from '../support/sdk-run.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -42,10 +42,10 @@ describe('sessions through the SDK', () => {
         { reply: { content: [{ type: 'text', text: 'never' }] } },
       ],
     });
-    const msgs = await collect(query({ prompt: 'spend', options: run.options({ maxBudgetUsd: 1, model: 'claude-sonnet-4-5' }) })).catch((e: unknown) => {
-      throw e;
-    });
+    // The last result is an error: the CLI exits 1 at stdin EOF (as Claude Code does) and the SDK throws with it.
+    const { messages: msgs, error } = await collectSettled(query({ prompt: 'spend', options: run.options({ maxBudgetUsd: 1, model: 'claude-sonnet-4-5' }) }));
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'error_max_budget_usd', is_error: true, total_cost_usd: 3, num_turns: 1 });
+    expect(error).toBe('Claude Code returned an error result: Reached the maximum budget ($1); spent $3.000000.');
     expect(run.requests()).toHaveLength(1);
   });
 

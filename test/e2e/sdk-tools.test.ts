@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { groupAlive } from '../../src/tools/process.js';
-import { collect, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
+import { collect, collectSettled, promptChannel, query, scriptedRun, toolResults } from '../support/sdk-run.js';
 import { until } from '../support/wait.js';
 
 const allow = async (_n: string, input: Record<string, unknown>) => ({ behavior: 'allow' as const, updatedInput: input });
@@ -98,7 +98,8 @@ describe('tools through the SDK', () => {
     const q = query({ prompt: input, options: run.options({ canUseTool: allow }) });
     let interruptedAt = 0;
     let resultAt = 0;
-    const msgs = await collect(q, async (m) => {
+    // The interrupted turn's result is the last one: the CLI exits 1 (as Claude Code does) and the SDK throws.
+    const { messages: msgs, error } = await collectSettled(q, async (m) => {
       if (m.type === 'tool_progress' && interruptedAt === 0) {
         interruptedAt = Date.now();
         await q.interrupt();
@@ -109,6 +110,7 @@ describe('tools through the SDK', () => {
       }
     });
     expect(msgs.filter((m) => m.type === 'result')).toEqual([expect.objectContaining({ subtype: 'error_during_execution', terminal_reason: 'aborted_tools' })]);
+    expect(error).toBe('Claude Code returned an error result: Interrupted by the user.');
     expect(toolResults(msgs).map(([id, err]) => [id, err])).toEqual([
       ['after', true],
       ['long', true],

@@ -169,6 +169,8 @@ describe('start-up and one-shot mode', () => {
   it('-p exits 1 when the turn fails (missing credentials is a clear error, not a crash)', () => {
     const r = spawnSync(process.execPath, [AGENTD, '-p', 'hi'], { env: baseEnv(), cwd: tempDir(), encoding: 'utf8' });
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain('No credentials: set ANTHROPIC_API_KEY');
+    // Claude Code's words on stdout (what it prints, measured); agentd's explanation of what to set on stderr.
+    expect(r.stdout).toBe('Not logged in · Please run /login\n');
+    expect(r.stderr).toContain('No credentials: set ANTHROPIC_API_KEY');
   });
 });

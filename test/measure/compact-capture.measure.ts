@@ -1,6 +1,17 @@
 // MEASUREMENT (not part of npm test): what Claude Code 2.1.330 sends and emits for /compact and an automatic
 // compaction, driven through the TS SDK against the loopback model. AUTO=1 for the automatic one (with
 // CCENV='{"CLAUDE_CODE_AUTO_COMPACT_WINDOW":"200000"}': at 195k input tokens 2.1.330 does not compact otherwise).
+//
+// Automatic, at the start of the second turn (issue 21, re-measured): the summary request carries the history
+// *before* the new prompt ([first message, first answer, the instruction as the last user message]; same system
+// prompt, tools, max_tokens and thinking as a turn). The request after it is one user message: the context
+// reminders, the summary text ("This session is being continued from a previous conversation…Summary:\n<the
+// <summary> block>…"), then the new prompt verbatim as its own text block. Frames: PreCompact hook, status
+// compacting, PostCompact hook, status null + compact_result success, compact_boundary (compact_metadata with
+// trigger, pre_tokens, post_tokens, cumulative_dropped_tokens, duration_ms, and preserved_segment /
+// preserved_messages naming the kept prompt's entries, anchored at the summary), the summary as a synthetic user
+// frame, then the turn's assistant frames. The turn's result `usage` counts only its own request; the summary
+// request is in modelUsage.
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';

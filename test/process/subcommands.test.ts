@@ -583,7 +583,7 @@ describe('a terminal, and an unreachable endpoint', () => {
     const r = await run(['-p', 'hi', '--no-session-persistence'], {
       env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', AGENTD_MAX_RETRIES: '10', AGENTD_RETRY_BASE_DELAY_MS: '1', AGENTD_LOG_LEVEL: 'error' },
     });
-    expect(r).toEqual({ code: 1, stdout: 'Error (error_during_execution): API error (connection): Connection error (http://127.0.0.1:9): ECONNREFUSED 127.0.0.1:9\n', stderr: '' });
+    expect(r).toEqual({ code: 1, stdout: 'API Error: Connection error (http://127.0.0.1:9): ECONNREFUSED 127.0.0.1:9\n', stderr: '' });
   });
 });
 

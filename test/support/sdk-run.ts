@@ -60,6 +60,23 @@ export async function collect(q: AsyncIterable<SDKMessage>, onMessage?: (m: SDKM
   return out;
 }
 
+/**
+ * Every message, and the error the SDK ended with: a turn that ends with an error result makes the CLI exit 1 at
+ * stdin EOF (as Claude Code does), and the SDK then throws "Claude Code returned an error result: <result>".
+ */
+export async function collectSettled(q: AsyncIterable<SDKMessage>, onMessage?: (m: SDKMessage) => void | Promise<void>): Promise<{ messages: SDKMessage[]; error: string | undefined }> {
+  const messages: SDKMessage[] = [];
+  try {
+    for await (const m of q) {
+      messages.push(m);
+      await onMessage?.(m);
+    }
+    return { messages, error: undefined };
+  } catch (e) {
+    return { messages, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /** An async-iterable prompt the test feeds message by message. */
 export function promptChannel() {
   const queue: SDKUserMessage[] = [];

@@ -38,6 +38,7 @@ export class ScriptedModelClient implements ModelClient {
           status: plan.status,
           ...(plan.retryAfterSec !== undefined ? { retryAfterMs: plan.retryAfterSec * 1000 } : {}),
           requestId,
+          apiType: plan.type,
         });
       case 'stall':
         return waitForAbort(signal);
@@ -55,7 +56,7 @@ async function* play(plan: Extract<Plan, { kind: 'stream' }>, signal: AbortSigna
     if (event.type !== 'ping') yield event;
   }
   if (plan.end.kind === 'error') {
-    throw new ModelApiError(kindForStatus(null, plan.end.type, plan.end.message), plan.end.message, { status: null });
+    throw new ModelApiError(kindForStatus(null, plan.end.type, plan.end.message), plan.end.message, { status: null, apiType: plan.end.type });
   }
   if (plan.end.kind === 'disconnect') {
     throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop (scripted disconnect).');

@@ -41,19 +41,22 @@ describe('compaction prompt', () => {
     expect(b).toEqual([{ role: 'user', content: 'only' }]); // not mutated
   });
 
-  it('extracts the summary block; the analysis is dropped; empty means no summary', () => {
-    expect(extractSummary('<analysis>think</analysis>\n<summary>\nS1\n</summary>')).toBe('S1');
-    expect(extractSummary('<analysis>think</analysis> plain')).toBe('plain');
-    expect(extractSummary('<summary>cut off')).toBe('cut off');
-    expect(extractSummary('  ')).toBeUndefined();
-    expect(extractSummary('<analysis>only thinking</analysis>')).toBeUndefined();
-    expect(extractSummary('<summary> </summary>')).toBeUndefined();
+  it('extracts the summary block; the analysis is dropped; no block and an empty block are told apart', () => {
+    expect(extractSummary('<analysis>think</analysis>\n<summary>\nS1\n</summary>')).toEqual({ kind: 'summary', text: 'S1' });
+    // No <summary> block: asked for again (compact.ts), never taken as the summary.
+    expect(extractSummary('<analysis>think</analysis> plain')).toEqual({ kind: 'missing' });
+    expect(extractSummary('<summary>cut off')).toEqual({ kind: 'summary', text: 'cut off' });
+    expect(extractSummary('  ')).toEqual({ kind: 'missing' });
+    expect(extractSummary('<analysis>only thinking</analysis>')).toEqual({ kind: 'missing' });
+    expect(extractSummary('<summary> </summary>')).toEqual({ kind: 'empty' });
   });
 
-  it('continuation names the transcript when there is one', () => {
-    expect(continuationText('S', '/t.jsonl')).toContain('Summary:\nS\n');
-    expect(continuationText('S', '/t.jsonl')).toContain('/t.jsonl');
-    expect(continuationText('S', undefined)).not.toContain('JSONL');
+  it('continuation names the transcript when there is one, and says what follows it', () => {
+    expect(continuationText('S', '/t.jsonl', 'work')).toContain('Summary:\nS\n');
+    expect(continuationText('S', '/t.jsonl', 'work')).toContain('/t.jsonl');
+    expect(continuationText('S', undefined, 'work')).not.toContain('JSONL');
+    expect(continuationText('S', undefined, 'work').split('\n').at(-1)).toBe('Continue from where the work stopped, without asking the user anything further and without restating the summary.');
+    expect(continuationText('S', undefined, 'prompt').split('\n').at(-1)).toBe("The user's newest message follows, exactly as they sent it (the summary was written before it): answer it, without restating the summary.");
   });
 });
 

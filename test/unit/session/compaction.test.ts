@@ -3,12 +3,13 @@
 // that a failed compaction leaves the thread as it was.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPACTION } from '../../../src/compaction/policy.js';
-import { summaryInstruction } from '../../../src/compaction/prompt.js';
+import { continuationText, summaryInstruction } from '../../../src/compaction/prompt.js';
 import type { Scenario } from '../../../src/model/scripted/scenario.js';
 import type { ApiMessage, ModelRequest } from '../../../src/model/types.js';
 import type { LoopCompaction } from '../../../src/session/loop-compaction.js';
 import type { SessionEvent } from '../../../src/thread/events.js';
 import { withoutContext } from '../../support/context.js';
+import { type RunLog, fakeTool } from '../../support/fake-tools.js';
 import { sessionHarness } from '../../support/session-harness.js';
 
 const SUMMARY_REQ = { lastUserText: 'your summary will replace' };
@@ -36,7 +37,7 @@ const isSummaryRequest = (r: ModelRequest): boolean => text(r.messages[r.message
 const compactEvents = (events: SessionEvent[]) => events.filter((e) => e.type.startsWith('compact_'));
 
 describe('automatic compaction', () => {
-  it('before the request that would pass the threshold: a summary request, then the thread starts from the summary', async () => {
+  it('at the start of a turn: the history is summarised without the new prompt, which follows the summary verbatim', async () => {
     const calls: string[] = [];
     const scenario: Scenario = {
       rules: [
@@ -51,21 +52,49 @@ describe('automatic compaction', () => {
     expect(r.kind).toBe('success');
     expect(r.resultText).toBe('later answer');
     expect(h.requests.map(isSummaryRequest)).toEqual([false, true, false]);
-    const summaryReq = h.requests[1] as ModelRequest;
-    // The summary request sees the whole thread, the new prompt included, then the instruction.
-    expect(text(summaryReq.messages[0] as ApiMessage)).toBe('first prompt');
-    expect(text(summaryReq.messages[2] as ApiMessage)).toBe(`second prompt|${summaryInstruction(undefined)}`);
-    const next = h.requests[2] as ModelRequest;
-    expect(next.messages).toHaveLength(1);
-    expect(text(next.messages[0] as ApiMessage)).toContain('Summary:\nSUMMARY-1\n');
-    expect(text(next.messages[0] as ApiMessage)).toContain('/t/s.jsonl');
-    expect(JSON.stringify(next.messages)).not.toContain('first answer');
+    // The summary request: the history as it was before the new prompt, then the instruction.
+    expect(withoutContext((h.requests[1] as ModelRequest).messages)).toEqual([
+      { role: 'user', content: 'first prompt' },
+      { role: 'assistant', content: [{ type: 'text', text: 'first answer' }] },
+      { role: 'user', content: summaryInstruction(undefined) },
+    ]);
+    // The request after it: the summary, then the prompt exactly as sent; nothing else of the earlier turn.
+    expect(withoutContext((h.requests[2] as ModelRequest).messages)).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: continuationText('SUMMARY-1', '/t/s.jsonl', 'prompt') },
+          { type: 'text', text: 'second prompt', cache_control: { type: 'ephemeral' } },
+        ],
+      },
+    ]);
     expect(calls).toEqual(['pre:auto:', 'post:auto:SUMMARY-1']);
     const ce = compactEvents(h.events);
     expect(ce.map((e) => (e.type === 'compact_status' ? `status:${e.status ?? (e as { result: string }).result}` : e.type))).toEqual(['status:compacting', 'status:success', 'compact_boundary', 'compact_summary']);
     const b = ce.find((e) => e.type === 'compact_boundary');
     expect(b).toMatchObject({ trigger: 'auto', preTokens: expect.any(Number) as number });
     expect((b as { preTokens: number }).preTokens).toBeGreaterThanOrEqual(180_010);
+    // The summary request's cost is the session's, not the turn's usage (Claude Code's result counts the turn's rounds).
+    const calls2 = h.events.flatMap((e) => (e.type === 'usage' ? [e.call.input_tokens] : []));
+    expect(calls2).toHaveLength(2); // the two rounds; the summary request reports no usage event
+    expect(r.usage.input_tokens).toBe(calls2[1]);
+    expect(Object.values(r.modelUsage)[0]?.inputTokens).toBeGreaterThan(180_000 + r.usage.input_tokens);
+  });
+
+  it('between rounds of a turn: the whole thread is summarised, and the work goes on from the summary', async () => {
+    const scenario: Scenario = {
+      rules: [
+        { when: SUMMARY_REQ, reply: { content: [{ type: 'text', text: '<summary>MID-TURN</summary>' }] } },
+        { when: { hasToolResults: false, lastUserText: 'go' }, reply: { content: [{ type: 'tool_use', id: 'toolu_1', name: 'T', input: { ms: 1 } }], usage: { input_tokens: 185_000, output_tokens: 10 } } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'done' }] },
+    };
+    const log: RunLog[] = [];
+    const h = sessionHarness({ scenario, tools: [fakeTool('T', log)], compaction: compaction() });
+    const r = await h.ask('go');
+    expect(r.resultText).toBe('done');
+    expect(h.requests.map(isSummaryRequest)).toEqual([false, true, false]);
+    expect(withoutContext((h.requests[2] as ModelRequest).messages)).toEqual([{ role: 'user', content: [{ type: 'text', text: continuationText('MID-TURN', '/t/s.jsonl', 'work'), cache_control: { type: 'ephemeral' } }] }]);
   });
 
   it('does not compact under the threshold, nor when disabled', async () => {
@@ -81,7 +110,7 @@ describe('automatic compaction', () => {
     expect(off.requests.map(isSummaryRequest)).toEqual([false, false]);
   });
 
-  it('an empty summary leaves the thread as it was, reports the failure, and the turn goes on without retrying each round', async () => {
+  it('a reply without <summary> is asked for once more; a second one without it fails: the thread is left as it was, the turn goes on', async () => {
     const scenario: Scenario = {
       rules: [
         { when: SUMMARY_REQ, reply: { content: [{ type: 'text', text: '<analysis>only</analysis>' }] } },
@@ -93,12 +122,70 @@ describe('automatic compaction', () => {
     await h.ask('first');
     const r = await h.ask('second');
     expect(r.kind).toBe('success');
-    expect(h.requests.map(isSummaryRequest)).toEqual([false, true, false]);
-    expect(withoutContext((h.requests[2] as ModelRequest).messages).map(text)).toEqual(['first', 'first answer', 'second']);
+    // Asked twice, then the turn's own request; no further attempt in the same turn.
+    expect(h.requests.map(isSummaryRequest)).toEqual([false, true, true, false]);
+    expect((h.requests[2] as ModelRequest).messages).toEqual((h.requests[1] as ModelRequest).messages);
+    expect(withoutContext((h.requests[3] as ModelRequest).messages).map(text)).toEqual(['first', 'first answer', 'second']);
     expect(compactEvents(h.events)).toEqual([
       { type: 'compact_status', status: 'compacting' },
-      { type: 'compact_status', status: null, result: 'failed', error: 'The model returned an empty summary; the conversation was left as it was.' },
+      { type: 'compact_status', status: null, result: 'failed', error: "The model's reply has no <summary> block (asked 2 times); the conversation was left as it was." },
     ]);
+  });
+
+  it('a reply without <summary>, then one with it: compacted from the second', async () => {
+    const scenario: Scenario = {
+      rules: [
+        { when: SUMMARY_REQ, replies: [{ content: [{ type: 'text', text: 'I will summarise now.' }] }, { content: [{ type: 'text', text: '<summary>SECOND-TRY</summary>' }] }] },
+        { when: { lastUserText: 'first' }, reply: { content: [{ type: 'text', text: 'first answer' }], usage: { input_tokens: 190_000, output_tokens: 10 } } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'later' }] },
+    };
+    const h = sessionHarness({ scenario, compaction: compaction() });
+    await h.ask('first');
+    await h.ask('second');
+    expect(h.requests.map(isSummaryRequest)).toEqual([false, true, true, false]);
+    expect(text(withoutContext((h.requests[3] as ModelRequest).messages)[0] as ApiMessage)).toBe(`${continuationText('SECOND-TRY', '/t/s.jsonl', 'prompt')}|second`);
+  });
+
+  it('the summary request goes through the turn\'s model-call path: a 529 is retried with api_retry events, a stall trips the watchdog', async () => {
+    const scenario: Scenario = {
+      rules: [
+        { when: SUMMARY_REQ, replies: [{ error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } }, { stall: true }, { content: [{ type: 'text', text: '<summary>AFTER-RETRIES</summary>' }] }] },
+        { when: { lastUserText: 'first' }, reply: { content: [{ type: 'text', text: 'first answer' }], usage: { input_tokens: 190_000, output_tokens: 10 } } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'later' }] },
+    };
+    const h = sessionHarness({ scenario, compaction: compaction(), retry: { baseDelayMs: 1, firstEventTimeoutMs: 50 } });
+    await h.ask('first');
+    const r = await h.ask('second');
+    expect(r.resultText).toBe('later');
+    expect(h.requests.map(isSummaryRequest)).toEqual([false, true, true, true, false]);
+    expect(h.events.filter((e) => e.type === 'api_retry').map((e) => e.type === 'api_retry' && [e.attempt, e.status, e.error])).toEqual([
+      [1, 529, 'overloaded'],
+      [2, null, 'unknown'],
+    ]);
+    // Nothing of the summary request reached the conversation's events: no assistant block, no usage event.
+    expect(h.events.filter((e) => e.type === 'assistant_block').map((e) => e.type === 'assistant_block' && e.block)).toEqual([
+      { type: 'text', text: 'first answer' },
+      { type: 'text', text: 'later' },
+    ]);
+    expect(text(withoutContext((h.requests[4] as ModelRequest).messages)[0] as ApiMessage)).toBe(`${continuationText('AFTER-RETRIES', '/t/s.jsonl', 'prompt')}|second`);
+  });
+
+  it('a tool call in the summary answer is not run', async () => {
+    const log: RunLog[] = [];
+    const scenario: Scenario = {
+      rules: [
+        { when: SUMMARY_REQ, reply: { content: [{ type: 'tool_use', id: 'toolu_s', name: 'T', input: { ms: 1 } }, { type: 'text', text: '<summary>S</summary>' }] } },
+        { when: { lastUserText: 'first' }, reply: { content: [{ type: 'text', text: 'first answer' }], usage: { input_tokens: 190_000, output_tokens: 10 } } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'later' }] },
+    };
+    const h = sessionHarness({ scenario, tools: [fakeTool('T', log)], compaction: compaction() });
+    await h.ask('first');
+    await h.ask('second');
+    expect(log).toEqual([]);
+    expect(h.events.filter((e) => e.type === 'tool_result')).toEqual([]);
   });
 });
 

@@ -68,7 +68,8 @@ describe('a recorded session read back', () => {
     await ask(h, 'and a last one');
     opened.recorder.close();
 
-    expect(h.results().map((r) => r.kind)).toEqual(['success', 'error_during_execution', 'error_during_execution', 'success', 'success']);
+    // The interrupt is an error_during_execution; the API error a `success` with is_error (as Claude Code ends it).
+    expect(h.results().map((r) => [r.kind, r.isError])).toEqual([['success', false], ['error_during_execution', true], ['success', true], ['success', false], ['success', false]]);
     const loaded = loadSession(p.root, p.cwd, opened.sessionId);
     expect(loaded.warnings).toEqual([]);
     expect(loaded.tailRepairs).toEqual([]);
@@ -95,7 +96,7 @@ describe('a recorded session read back', () => {
       'assistant:text aaaaaa',
       'user:text [Request interrupted by user]',
       'user:now fail',
-      'assistant:text API Error 400: bad request',
+      'assistant:text API Error: 400 bad request',
       'user:please retry',
       'assistant:text second attempt',
       'user:and a last one',
