@@ -297,7 +297,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       replayUserMessages: opts.replayUserMessages,
       betas: opts.betas,
       profile,
-      deviceId: loadDeviceId(configDir, logger),
+      deviceId: () => loadDeviceId(configDir, logger),
       history: opened.history,
       startSource: resumed ? 'resume' : 'startup',
     },

@@ -2,7 +2,6 @@
 // 64-hex-digit id it keeps in its config file; agentd keeps its own under <config dir>/agentd/device-id so it
 // never writes Claude Code's file). Made on first use; a config directory that cannot be written gets an id for
 // this process only.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
@@ -25,7 +24,9 @@ export function loadDeviceId(configDir: string, logger: Pick<Logger, 'debug'>): 
   };
   const existing = read();
   if (existing !== undefined) return existing;
-  const id = randomBytes(32).toString('hex');
+  // Web Crypto, not node:crypto: the global is there on every supported Node and keeps node:crypto out of the
+  // start-up module set (test/process/startup-modules.test.ts).
+  const id = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('hex');
   try {
     mkdirSync(join(configDir, 'agentd'), { recursive: true, mode: 0o700 });
     // 'w' replaces an unreadable or malformed file; two daemons starting at once may each write: the last wins,

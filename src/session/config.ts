@@ -38,8 +38,12 @@ export interface SessionOptions {
   betas: string[];
   /** Who requests go to (provider, subscription token): decides betas and what the model is sent. */
   profile: RequestProfile;
-  /** `metadata.device_id` of requests: this installation's persistent id (Claude Code's format). */
-  deviceId: string;
+  /**
+   * `metadata.device_id` of requests: this installation's persistent id (Claude Code's format). A function, called
+   * at the first model request: a session that never sends one (a subcommand, a refused start) reads and writes
+   * nothing for it.
+   */
+  deviceId: () => string;
   /** Messages to start from (resume/fork). */
   history: ApiMessage[];
   /** What SessionStart hooks are told. */

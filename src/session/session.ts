@@ -32,7 +32,7 @@ export interface BackgroundWork {
 export class Session {
   readonly id: string;
   /** `metadata.user_id` of every request of the session (its subagents' included). */
-  private readonly userId: string;
+  private userIdMemo: string | undefined;
   /** The main thread: the conversation and its transcript, kept as one. */
   readonly thread: Thread;
   readonly ledger = new UsageLedger();
@@ -52,9 +52,14 @@ export class Session {
     readonly settings: SessionSettings,
   ) {
     this.id = opts.sessionId;
-    this.userId = userIdFor(opts.deviceId, opts.sessionId);
     this.thread = new Thread({ recorder: deps.recorder, history: opts.history, newUuid: deps.newUuid });
     this.shared = { current: deps.initialShared };
+  }
+
+  /** `metadata.user_id`, made when the first request needs it (the device id is read or made then). */
+  private get userId(): string {
+    this.userIdMemo ??= userIdFor(this.opts.deviceId(), this.opts.sessionId);
+    return this.userIdMemo;
   }
 
   get busy(): boolean {

@@ -113,13 +113,6 @@ describe('managed policy through the SDK', () => {
     expect(msgs.at(-1)).toMatchObject({ type: 'result', subtype: 'success', permission_denials: [] });
   });
 
-  it("a key of the SDK's sandbox option that agentd cannot honour is refused at start-up (never run unsandboxed)", async () => {
-    const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text' as const, text: 'hello' }] } }] });
-    await expect(collect(query({ prompt: 'hi', options: run.options({ sandbox: { enabled: true, network: { tlsTerminate: {} } } }) }))).rejects.toThrow(
-      /sandbox\.network\.tlsTerminate is set, but agentd cannot honour it/,
-    );
-  });
-
   it('disableBypassPermissionsMode: bypass is refused at start-up with a typed error, and by setPermissionMode', async () => {
     const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text' as const, text: 'hello' }] } }] });
     const managedSettings = { permissions: { disableBypassPermissionsMode: 'disable' as const } };

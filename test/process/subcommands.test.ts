@@ -600,7 +600,11 @@ describe('no model request, no session', () => {
       }
     };
     for (const h of homes) walk(h);
-    // The files the tests themselves wrote (settings, MCP config, a plain file), and nothing else.
-    expect(written.filter((f) => !/\/\.claude\/(settings|settings\.local|\.claude)\.json$|\/not-a-dir$|\.mcp\.json$/.test(f))).toEqual([]);
+    // The files the tests themselves wrote (settings, MCP config, a plain file), and nothing else; the two -p runs
+    // that built a model request (the scripted turn, the refused connection) made the installation's device id,
+    // as Claude Code's first request makes its own.
+    expect(written.filter((f) => !/\/\.claude\/(settings|settings\.local|\.claude)\.json$|\/not-a-dir$|\.mcp\.json$/.test(f))).toEqual(
+      [expect.stringMatching(/\/\.claude\/agentd\/device-id$/), expect.stringMatching(/\/\.claude\/agentd\/device-id$/)],
+    );
   });
 });

@@ -84,7 +84,7 @@ export function sessionHarness(opts: {
       initialShared: { cwd: '/w', additionalDirectories: [] },
       ...(opts.compaction ? { compaction: opts.compaction } : {}),
     },
-    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], profile: { provider: 'firstParty', oauth: false }, deviceId: 'd'.repeat(64), history: [], startSource: 'startup' },
+    { sessionId: 'sess-1', cwd: '/w', additionalDirectories: [], emitStreamEvents: opts.emitStreamEvents ?? false, replayUserMessages: false, betas: [], profile: { provider: 'firstParty', oauth: false }, deviceId: () => 'd'.repeat(64), history: [], startSource: 'startup' },
     settings,
   );
   session.start();
