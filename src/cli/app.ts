@@ -313,6 +313,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
+  for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): InitializeResponse => {

@@ -153,7 +153,8 @@ export class ModelNames {
     return idMatches(entry, candidate, this.policy.exact);
   }
 
-  private listed(name: string, resolved: string): boolean {
+  /** Whether an availableModels entry names `name` or what it resolves to (the default's pass aside). */
+  listed(name: string, resolved: string): boolean {
     return (this.policy.available ?? []).some((entry) => this.entryAllows(entry, name) || this.entryAllows(entry, resolved));
   }
 

@@ -50,7 +50,8 @@ export function modelRows(names: ModelNames, current: string): ModelRow[] {
   const shown = new Set<string>();
   for (const family of ALIAS_FAMILIES) {
     const target = aliasTarget(family, names.env);
-    if (!names.allows(family, { model: target })) continue;
+    // Only what the list names is offered (the default model, always allowed, has its own row).
+    if (names.restricted && !names.listed(family, target)) continue;
     const m = aliasCatalogModel(family, names.env);
     const label = names.env.overrideLabels[family];
     if (m) shown.add(m.id);

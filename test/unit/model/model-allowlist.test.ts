@@ -69,16 +69,16 @@ describe('availableModels', () => {
       launch: rows(names(policy(undefined)), 'my-custom-model'),
     }).toEqual({
       none: ['default → claude-opus-5-5', 'opus → claude-opus-5-5', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
-      aliases: ['default → claude-opus-5-5', 'opus → claude-opus-5-5', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
+      aliases: ['default → claude-opus-5-5', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
       enforced: ['default → claude-sonnet-5-5', 'sonnet → claude-sonnet-5-5'],
-      ids: ['default → claude-opus-5-5', 'opus → claude-opus-5-5', 'sonnet → claude-sonnet-5-5', 'claude-opus-4-6 → claude-opus-4-6', 'claude-opus-4-6[1m] → claude-opus-4-6[1m]'],
-      empty: ['default → claude-opus-5-5', 'opus → claude-opus-5-5'],
+      ids: ['default → claude-opus-5-5', 'sonnet → claude-sonnet-5-5', 'claude-opus-4-6 → claude-opus-4-6', 'claude-opus-4-6[1m] → claude-opus-4-6[1m]'],
+      empty: ['default → claude-opus-5-5'],
       launch: ['default → claude-opus-5-5', 'opus → claude-opus-5-5', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5', 'my-custom-model → my-custom-model'],
     });
   });
 
   it('the rows are Claude Code\'s: names, one line and the price', () => {
-    expect(modelRows(names(policy(['haiku'])), 'claude-opus-5-5')).toEqual([
+    expect(modelRows(names(policy(['opus', 'haiku'])), 'claude-opus-5-5')).toEqual([
       { value: 'default', resolvedModel: 'claude-opus-5-5', displayName: 'Default (recommended)', description: 'Use the default model (currently Opus 5.5) · $4/$20 per Mtok' },
       { value: 'opus', resolvedModel: 'claude-opus-5-5', displayName: 'Opus', description: 'Opus 5.5 · Best for everyday, complex tasks · $4/$20 per Mtok' },
       { value: 'haiku', resolvedModel: 'claude-haiku-5-5', displayName: 'Haiku', description: 'Haiku 5.5 · Fastest for quick answers · $0.10/$0.50 per Mtok ($0.50/$2.50 for prompts over 100k)' },
