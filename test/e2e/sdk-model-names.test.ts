@@ -121,7 +121,7 @@ describe('availableModels', () => {
 
   it('from the SDK\'s managedSettings, with enforceAvailableModels: the default is the first listed model; a wider user list does not widen it', async () => {
     const w = await world({ user: { availableModels: ['sonnet', 'opus'] } });
-    const { msgs, supported, outcomes } = await turns(w, { managedSettings: { availableModels: ['sonnet'], enforceAvailableModels: true } as Options['managedSettings'] }, ['one', 'two'], [(q) => q.setModel('opus')]);
+    const { msgs, supported, outcomes } = await turns(w, { managedSettings: { availableModels: ['sonnet'], enforceAvailableModels: true } }, ['one', 'two'], [(q) => q.setModel('opus')]);
     expect({ supported, outcomes, sent: sent().map((s) => s.model), init: initModels(msgs) }).toEqual({
       supported: ['default → claude-sonnet-5-5', 'sonnet → claude-sonnet-5-5'],
       outcomes: ['Model "opus" is restricted by your organization\'s settings. Using claude-sonnet-5-5 instead.'],
