@@ -1,5 +1,71 @@
-// MEASUREMENT (not part of npm test): which model id Claude Code 2.1.330 sends for each model name.
-// Drives the reference binary through the TS SDK against a loopback server; prints one line per variant.
+// MEASUREMENT (not part of npm test): which model id Claude Code 2.1.330 sends for each model name, and what it
+// does with availableModels. Drives the reference binary through the TS SDK against a loopback server; prints one
+// block per variant (system/init.model, set_model outcomes, each request's model/path and whether it carried the
+// context-1m beta, costs). ONLY=<prefix,…> runs some; SHOW_BETA=1 prints every beta header; SHOW_USER=1 the tool
+// results. Run: npx vitest run -c test/measure/vitest.measure.config.ts test/measure/model-aliases.measure.ts
+//
+// Measured (2026-11-29). name given → system/init.model (request model when it differs; +1M = context-1m beta):
+//  first party      default, none, opus, best, OPUS, opus[1m], best[1m], claude-opus-5-5[1m] → claude-opus-5-5
+//                   sonnet, Sonnet, " sonnet ", sonnet[1m], opusplan → claude-sonnet-5-5 (opusplan in plan mode:
+//                   init claude-sonnet-5-5, requests claude-opus-5-5); haiku, haiku[1m] → claude-haiku-5-5;
+//                   fable → claude-fable-5-2; claude-sonnet-4-5 → as typed; claude-sonnet-4-5[1m] →
+//                   claude-sonnet-4-5[1m] (sent claude-sonnet-4-5 +1M), same for claude-opus-4-6[1m],
+//                   claude-opus-4-5[1m], claude-haiku-4-5[1m], claude-sonnet-4-6[1m], claude-3-7-sonnet-…[1m];
+//                   claude-opus-4-0 / -4-1 / -4-20250514 / -4-1-20250805 → claude-opus-5-5 (kept with
+//                   CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP=1); my-custom-model, My-Model, inherit, mythos,
+//                   sonnet-4-5, opus-4-6, claude-mythos-5 → as typed (unknown ones logged unrecognized_model).
+//  ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU}_MODEL=my-* (first party): default/none → my-opus[1m] (sent my-opus +1M);
+//                   opus, best → my-opus; sonnet, opusplan → my-sonnet; haiku → my-haiku; sonnet[1m] →
+//                   my-sonnet[1m]; ANTHROPIC_DEFAULT_OPUS_MODEL=claude-opus-4-6: default → claude-opus-4-6[1m],
+//                   opus → claude-opus-4-6; =claude-opus-4-5: default → claude-opus-4-5; only the Sonnet override:
+//                   default → claude-opus-5-5; ANTHROPIC_DEFAULT_SONNET_MODEL=haiku: sonnet → `haiku` as typed;
+//                   ANTHROPIC_DEFAULT_FABLE_MODEL=my-fable: fable → my-fable.
+//  ANTHROPIC_DEFAULT_MODEL=sonnet → claude-sonnet-5-5 (below settings `model`; what set_model/--model `default`
+//                   select); ANTHROPIC_MODEL=sonnet and settings model sonnet → claude-sonnet-5-5.
+//  Bedrock (us-east-1) default, opus, best, opus[1m] → us.anthropic.claude-opus-5-5; sonnet, opusplan →
+//                   us.anthropic.claude-sonnet-4-5-20250929-v1:0; sonnet[1m] → that + [1m]; haiku →
+//                   us.anthropic.claude-haiku-4-5-20251001-v1:0; fable → us.anthropic.claude-fable-5-2;
+//                   eu-west-1: eu.…; ANTHROPIC_BEDROCK_REGION_PREFIX=global: global.…; ids as typed in init:
+//                   claude-sonnet-4-5 and claude-haiku-4-5 and claude-opus-4-1 sent as typed (/model/claude-…),
+//                   claude-sonnet-4-5-20250929 → sent us.anthropic.claude-sonnet-4-5-20250929-v1:0,
+//                   claude-opus-5-5 → sent us.anthropic.claude-opus-5-5, claude-opus-4-6[1m] → sent
+//                   us.anthropic.claude-opus-4-6-v1, us.anthropic.… in eu-west-1 → sent unchanged;
+//                   overrides sent as typed; only the Sonnet override → default my-sonnet; Opus override → my-opus.
+//  Vertex           default, opus, best, opus[1m] → claude-opus-5-5; sonnet, opusplan → claude-sonnet-4-5@20250929;
+//                   haiku → claude-haiku-4-5@20251001; claude-opus-4-1 → as typed; claude-opus-4-1-20250805 →
+//                   sent claude-opus-4-1@20250805; claude-sonnet-4-5 → as typed; Opus override → my-opus.
+//  Foundry          default, sonnet, opusplan → claude-sonnet-4-5; opus, best → claude-opus-4-6; opus[1m] →
+//                   claude-opus-4-6[1m]; haiku → claude-haiku-4-5; dated ids (claude-sonnet-4-5-20250929,
+//                   claude-opus-4-1-20250805) sent as typed.
+//  set_model        (after --model sonnet) opus → claude-opus-5-5, haiku → claude-haiku-5-5, default / undefined →
+//                   claude-opus-5-5 (the default, not the launch model, also after --model haiku, ANTHROPIC_MODEL or
+//                   settings model), sonnet[1m] → claude-sonnet-5-5; an id it does not know (bogus-x) is checked
+//                   with a model request first ("Unable to validate model" when that fails); system/init per turn.
+//  fallback         --model opus --fallback-model sonnet, three 529s → claude-sonnet-5-5 (claude-sonnet-4-5[1m]:
+//                   sent claude-sonnet-4-5 +1M).
+//  Agent tool       model haiku → claude-haiku-5-5; sonnet with the override → my-sonnet.
+//  small model      WebFetch's request: the session's model (claude-sonnet-5-5; Bedrock us.anthropic.claude-opus-5-5)
+//                   unless ANTHROPIC_SMALL_FAST_MODEL (=haiku sent as `haiku`) or ANTHROPIC_DEFAULT_HAIKU_MODEL.
+//  cost, window     1M in + 1M out: claude-sonnet-5-5 $12, claude-opus-5-5 $24, claude-haiku-5-5 $3 (0.50/2.50
+//                   over 100k), claude-sonnet-4-5[1m] $18, unknown $24 (costBasis "unknown"; 3P unknown $5/M in);
+//                   modelUsage keyed by the name (claude-sonnet-4-5[1m]), contextWindow 1M for [1m] and unknown,
+//                   maxOutputTokens the catalog default (32000 unknown), costBasis "list".
+//  availableModels  (supportedModels rows after `default`) user ['sonnet','haiku'] → sonnet, haiku; set_model opus
+//                   ok (it is the default model), haiku ok, claude-opus-5-5 ok, fable → error 'Model "fable" is
+//                   restricted by your organization's settings. Using claude-opus-5-5 instead.'; --model haiku,
+//                   ANTHROPIC_MODEL=haiku, settings model haiku with ['sonnet'] → the default, no error; project,
+//                   local, managedSettings lists honoured; user+project and user+local lists add up; a managed
+//                   list replaces the user's; [] → only default; ['claude-sonnet-5-5','claude-opus-4-6'] → rows
+//                   claude-opus-4-6[1m], sonnet, claude-opus-4-6, claude-sonnet-4-5 refused; ['opus-4-6',
+//                   'claude-sonnet-5'] allow claude-opus-4-6, -20260101, claude-sonnet-5-5, claude-sonnet-5;
+//                   ['my-model','sonnet'] → no row for my-model, set_model my-model allowed, other-model refused;
+//                   Bedrock ['sonnet','claude-opus-4-6'] → us.anthropic.claude-opus-4-6-v1 refused; agent model opus
+//                   with ['sonnet'] → the parent's model; --fallback-model haiku with ['opus'] → no fallback;
+//                   a string instead of a list, or enforceAvailableModels "yes" → ignored (full list).
+//  enforce          ['sonnet','haiku'] + true → default claude-sonnet-5-5 (['haiku','sonnet'] → haiku; an unknown
+//                   first entry skipped), set_model opus refused; from a project file too; user list + project
+//                   enforce → enforced; managed enforce without a managed list → not enforced.
+//  availableModelsMatch "exact" (managed) ['claude-sonnet-5'] → default claude-sonnet-5, claude-sonnet-5-5 refused.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
