@@ -57,7 +57,12 @@ export interface AppConfig {
   readonly childEnvSource: Env;
   readonly settings: ResolvedSettings;
   /** The session's model at start (resolved), and how every other model name resolves and is allowed. */
-  readonly model: { readonly initial: ModelChoice; readonly names: ModelNames };
+  readonly model: {
+    readonly initial: ModelChoice;
+    readonly names: ModelNames;
+    /** The model asked for at start that availableModels leaves out (the session starts on the default). */
+    readonly refused?: { readonly name: string; readonly from: string };
+  };
   /** Thinking, its display, effort and max_tokens as asked for (request-options.ts). */
   readonly request: RequestSettings;
   readonly permissions: {
@@ -147,8 +152,9 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     { name: settings.model, from: 'settings model' },
   ].find((c) => c.name !== undefined && c.name.trim() !== '');
   let initial = names.resolve(asked?.name);
+  let refused: { name: string; from: string } | undefined;
   if (asked?.name !== undefined && !names.allows(asked.name, initial)) {
-    ignored.push({ file: asked.from, what: `model ${asked.name} (not in availableModels; the default ${names.defaultChoice.model} is used)` });
+    refused = { name: asked.name, from: asked.from };
     initial = names.defaultChoice;
   }
   return Object.freeze({
@@ -158,7 +164,7 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     env,
     childEnvSource: Object.freeze({ ...input.env, ...settings.childEnv }),
     settings,
-    model: Object.freeze({ initial, names }),
+    model: Object.freeze({ initial, names, ...(refused ? { refused } : {}) }),
     request: resolveRequestSettings(flags.request, env, settings.request),
     permissions: Object.freeze({
       startMode,

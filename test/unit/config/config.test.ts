@@ -120,9 +120,10 @@ describe('resolveConfig: precedence', () => {
 
   it('model: a name availableModels leaves out gives way to the default (said once); enforce makes the default a listed one', () => {
     const r = resolve(fixture({ user: { availableModels: ['sonnet'] } }), { model: 'haiku' });
-    expect({ initial: r.config.model.initial, ignored: r.config.ignored }).toEqual({
+    expect({ initial: r.config.model.initial, refused: r.config.model.refused, ignored: r.config.ignored }).toEqual({
       initial: { model: 'claude-opus-5-5' },
-      ignored: [{ file: '--model', what: 'model haiku (not in availableModels; the default claude-opus-5-5 is used)' }],
+      refused: { name: 'haiku', from: '--model' },
+      ignored: [],
     });
     expect(resolve(fixture({ project: { availableModels: ['sonnet'], enforceAvailableModels: true } }), {}, { ANTHROPIC_MODEL: 'haiku' }).config.model.initial).toEqual({ model: 'claude-sonnet-5-5' });
   });
