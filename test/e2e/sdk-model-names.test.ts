@@ -107,6 +107,22 @@ describe('model names on the wire (Claude Code 2.1.330\'s ids)', () => {
   });
 });
 
+describe('opusplan and the fallback model', () => {
+  it('opusplan: init shows Sonnet, requests go to Opus in plan mode and to Sonnet after leaving it; --fallback-model haiku after three overloads', async () => {
+    const w = await world();
+    const { msgs, outcomes } = await turns(w, { model: 'opusplan', permissionMode: 'plan' }, ['one', 'two'], [(q) => q.setPermissionMode('default')]);
+    expect({ outcomes, sent: sent().map((s) => s.model), init: initModels(msgs) }).toEqual({ outcomes: ['ok'], sent: ['claude-opus-5-5', 'claude-sonnet-5-5'], init: ['claude-sonnet-5-5', 'claude-sonnet-5-5'] });
+    await server?.close();
+    server = await startLoopbackServer({ rules: [{ when: { model: 'claude-opus-5-5' }, reply: { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } } }, { reply: { content: [{ type: 'text', text: 'from the fallback' }] } }] });
+    const env = baseEnv({ ANTHROPIC_API_KEY: 'sk-ant-loopback', ANTHROPIC_BASE_URL: server.url, AGENTD_RETRY_BASE_DELAY_MS: '10' });
+    const r = await collect(query({ prompt: 'hi', options: { pathToClaudeCodeExecutable: AGENTD, cwd: tempDir(), env, model: 'opus', fallbackModel: 'haiku' } }));
+    expect({ sent: sent().map((s) => s.model), result: (results(r).at(-1) as { result?: string }).result }).toEqual({
+      sent: ['claude-opus-5-5', 'claude-opus-5-5', 'claude-opus-5-5', 'claude-haiku-5-5'],
+      result: 'from the fallback',
+    });
+  });
+});
+
 describe('availableModels', () => {
   it('from the user file: only the listed models offered; set_model of another refused with Claude Code\'s message; --model of another gives the default', async () => {
     const w = await world({ user: { availableModels: ['sonnet', 'haiku'] } });
