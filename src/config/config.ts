@@ -146,6 +146,9 @@ export function resolveConfig(input: ResolveInput): AppConfig {
   }
 
   const names = new ModelNames(modelEnvOf(env, { ...input.env, ...settings.ownEnv }), settings.modelPolicy);
+  if (names.noDefault) {
+    throw new StartupError('models_all_denied', 'The managed settings\' deniedModels block the default model and every model it steps down to; no model is left to start on (Claude Code does not start either).');
+  }
   const asked = [
     { name: flags.model, from: '--model' },
     { name: env.anthropic.model, from: 'ANTHROPIC_MODEL' },

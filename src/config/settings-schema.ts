@@ -69,10 +69,11 @@ export const IMPLEMENTED_KEYS: ReadonlySet<string> = new Set([
   'modelSettings',
   'alwaysThinkingEnabled',
   'showThinkingSummaries',
-  // Model restrictions (model/model-allowlist.ts); availableModelsMatch is read from the policy only.
+  // Model restrictions (model/model-allowlist.ts); availableModelsMatch and deniedModels from the policy only.
   'availableModels',
   'enforceAvailableModels',
   'availableModelsMatch',
+  'deniedModels',
   // Handled by the sandbox module (the refusal table below covers it until then).
   'sandbox',
   // agentd runs command hooks only, so no HTTP hook can reach a URL or an environment variable: both lists are
@@ -119,7 +120,7 @@ export const REFUSED_SETTINGS: readonly RefusedSetting[] = [
 ];
 
 /** The keys model/model-allowlist.ts reads; the SDK's managedSettings may set them (Claude Code keeps them). */
-export const MODEL_POLICY_KEYS: ReadonlySet<string> = new Set(['availableModels', 'enforceAvailableModels', 'availableModelsMatch']);
+export const MODEL_POLICY_KEYS: ReadonlySet<string> = new Set(['availableModels', 'enforceAvailableModels', 'availableModelsMatch', 'deniedModels']);
 
 export function valueAt(obj: unknown, path: readonly string[]): unknown {
   let cur: unknown = obj;

@@ -91,6 +91,19 @@ export const CATALOG: readonly CatalogModel[] = [
   { id: 'claude-mythos-5-2', family: 'mythos', name: 'Mythos 5.2', firstParty: 'claude-mythos-5-2', bedrock: null, vertex: null, foundry: null, window: 1_000_000, native1m: true, beta1m: true, maxOutput: 128000, price: 'tier_8_40_cache_read_0_20' },
 ];
 
+/**
+ * The model before each one in its line (the catalog's `fallback_3p`): where an alias or the default steps down to
+ * when a policy's deniedModels blocks the newer one (measured: blocking claude-opus-5-5 makes `opus` claude-opus-5).
+ */
+// prettier-ignore
+export const STEP_DOWN: Readonly<Record<string, string>> = {
+  'claude-haiku-5-5': 'claude-haiku-4-5', 'claude-sonnet-4-5': 'claude-sonnet-4-0', 'claude-sonnet-4-6': 'claude-sonnet-4-5',
+  'claude-sonnet-5': 'claude-sonnet-4-6', 'claude-sonnet-5-5': 'claude-sonnet-5', 'claude-opus-4-5': 'claude-opus-4-1',
+  'claude-opus-4-6': 'claude-opus-4-5', 'claude-opus-4-7': 'claude-opus-4-6', 'claude-opus-4-8': 'claude-opus-4-7',
+  'claude-opus-5': 'claude-opus-4-8', 'claude-opus-5-5': 'claude-opus-5', 'claude-fable-5-1': 'claude-fable-5',
+  'claude-fable-5-2': 'claude-fable-5-1',
+};
+
 /** The catalog model each alias stands for, per provider (Claude Code's `aliases` table). */
 // prettier-ignore
 export const ALIAS_TARGETS: Readonly<Record<AliasFamily, { default: string } & Partial<Record<ThirdParty, string>>>> = {

@@ -1,4 +1,5 @@
-// availableModels / enforceAvailableModels / availableModelsMatch, as Claude Code 2.1.330 applies them (measured:
+// availableModels / enforceAvailableModels / availableModelsMatch (and deniedModels: model-denylist.ts), as Claude
+// Code 2.1.330 applies them (measured:
 // test/measure/model-aliases.measure.ts; the settings schema's descriptions in the binary):
 //  - availableModels is honoured from every settings layer (user, project, local, --settings, policy). The lists
 //    of the non-policy layers add up; a policy list replaces them all.
@@ -18,6 +19,7 @@
 // allows only the default (non-string entries are dropped), an enforceAvailableModels that is not a boolean
 // enforces, an availableModelsMatch that is not "prefix" or "exact" is "exact"; each is said in a warning.
 import { type AliasFamily, lookupModel } from './catalog.js';
+import { allowedDefault, deniedBy, stepDown } from './model-denylist.js';
 import { type ModelChoice, type ModelEnv, aliasFamily, aliasTarget, defaultModelChoice, resolveModel } from './names.js';
 
 /** The model restrictions of the settings, merged (config/settings-resolve.ts builds it). */
@@ -26,9 +28,11 @@ export interface ModelPolicy {
   available: readonly string[] | undefined;
   enforce: boolean;
   exact: boolean;
+  /** The policy's deniedModels (model-denylist.ts); `'*'` when it was malformed: only the default. */
+  denied: readonly string[];
 }
 
-export const NO_MODEL_POLICY: ModelPolicy = { available: undefined, enforce: false, exact: false };
+export const NO_MODEL_POLICY: ModelPolicy = { available: undefined, enforce: false, exact: false, denied: [] };
 
 export interface ModelPolicyLayer {
   policy: boolean;
@@ -70,7 +74,16 @@ export function modelPolicyFrom(layers: readonly ModelPolicyLayer[]): { policy: 
   let policyList: string[] | undefined;
   let policyEnforce: boolean | undefined;
   let exact = false;
+  const denied: string[] = [];
   for (const l of layers) {
+    const d = l.raw['deniedModels'];
+    if (d !== undefined && d !== null && !l.policy) {
+      warn({ file: l.file, key: 'deniedModels', message: 'deniedModels is read from managed settings only (as Claude Code); ignored here' });
+    } else if (d !== undefined && d !== null) {
+      if (!Array.isArray(d)) warn({ file: l.file, key: 'deniedModels', message: `deniedModels must be an array of strings, not ${typeof d}; every model but the default is denied until it is fixed` });
+      else if (d.some((e) => typeof e !== 'string')) warn({ file: l.file, key: 'deniedModels', message: 'deniedModels must be an array of strings; every model but the default is denied until it is fixed' });
+      denied.push(...(Array.isArray(d) && d.every((e) => typeof e === 'string') ? (d) : ['*']));
+    }
     const list = listOf(l, warn);
     const enforce = flagOf(l, warn);
     if (l.policy) {
@@ -88,11 +101,11 @@ export function modelPolicyFrom(layers: readonly ModelPolicyLayer[]): { policy: 
     }
   }
   const dedupe = (xs: string[] | undefined): string[] | undefined => (xs === undefined ? undefined : [...new Set(xs)]);
-  if (policyList !== undefined) return { policy: { available: dedupe(policyList), enforce: policyEnforce === true, exact }, warnings };
+  if (policyList !== undefined) return { policy: { available: dedupe(policyList), enforce: policyEnforce === true, exact, denied }, warnings };
   if (policyEnforce === true) {
     warnings.push({ file: layers.find((l) => l.policy)?.file ?? 'policy', key: 'enforceAvailableModels', message: 'enforceAvailableModels in the policy needs the policy\'s own availableModels; nothing is enforced (as Claude Code)' });
   }
-  return { policy: { available: dedupe(lower), enforce: policyEnforce === undefined && lowerEnforce, exact }, warnings };
+  return { policy: { available: dedupe(lower), enforce: policyEnforce === undefined && lowerEnforce, exact, denied }, warnings };
 }
 
 const norm = (s: string): string => s.trim().toLowerCase().replace(/\[1m\]$/, '').replace(/^claude-/, '');
@@ -113,13 +126,26 @@ function idMatches(entry: string, candidate: string, exact: boolean): boolean {
 export class ModelNames {
   private readonly baseDefault: ModelChoice;
   readonly defaultChoice: ModelChoice;
+  /** deniedModels leaves no model to default to: Claude Code does not start (config.ts refuses the start-up). */
+  readonly noDefault: boolean;
 
   constructor(
     readonly env: ModelEnv,
     readonly policy: ModelPolicy,
   ) {
     this.baseDefault = defaultModelChoice(env);
-    this.defaultChoice = this.enforcing() ? (this.firstListed() ?? this.baseDefault) : this.baseDefault;
+    const chosen = this.enforcing() ? (this.firstListed() ?? this.baseDefault) : this.baseDefault;
+    const allowed = this.policy.denied.length ? allowedDefault(chosen.model, env, (id) => this.denied(id, id)) : chosen.model;
+    this.noDefault = allowed === undefined;
+    this.defaultChoice = allowed === undefined || allowed === chosen.model ? chosen : { model: allowed };
+  }
+
+  /** Whether the policy's deniedModels blocks `name` (as given) or what it resolves to. */
+  denied(name: string, resolved: string): boolean {
+    const d = this.policy.denied;
+    if (d.length === 0) return false;
+    if (d.includes('*')) return name.trim().toLowerCase() !== 'default' && resolved !== this.baseDefault.model;
+    return d.some((e) => deniedBy(e, name, this.env) || deniedBy(e, resolved, this.env));
   }
 
   get restricted(): boolean {
@@ -161,7 +187,12 @@ export class ModelNames {
   /** What `name` resolves to; `default` (or nothing) is the default these settings imply. */
   resolve(name: string | undefined): ModelChoice {
     const n = (name ?? '').trim();
-    return n === '' || n.toLowerCase() === 'default' ? this.defaultChoice : resolveModel(n, this.env);
+    if (n === '' || n.toLowerCase() === 'default') return this.defaultChoice;
+    const choice = resolveModel(n, this.env);
+    if (this.policy.denied.length === 0 || (aliasFamily(n) === undefined && n.toLowerCase() !== 'opusplan')) return choice;
+    // An alias whose model deniedModels blocks steps down its line (claude-opus-5-5 → claude-opus-5), as Claude Code.
+    const down = (m: string): string => (this.denied(m, m) ? (stepDown(m, this.env, (id) => this.denied(id, id)) ?? m) : m);
+    return choice.planModel === undefined ? { model: down(choice.model) } : { model: down(choice.model), planModel: down(choice.planModel) };
   }
 
   /** set_model and /model: what `name` resolves to, or Claude Code's refusal (the `current` model stays). */
@@ -186,6 +217,8 @@ export class ModelNames {
 
   /** Whether `name` (as given) may be used; `choice` is what it resolves to. */
   allows(name: string, choice: ModelChoice = this.resolve(name)): boolean {
+    const n = name.trim().toLowerCase();
+    if (n !== 'default' && n !== '' && this.denied(name, choice.model)) return false;
     if (this.policy.available === undefined) return true;
     if (choice.model === this.defaultChoice.model) return true;
     return this.listed(name, choice.model);

@@ -49,9 +49,16 @@ export function modelRows(names: ModelNames, current: string): ModelRow[] {
   const rows: ModelRow[] = [defaultRow(names)];
   const shown = new Set<string>();
   for (const family of ALIAS_FAMILIES) {
-    const target = aliasTarget(family, names.env);
-    // Only what the list names is offered (the default model, always allowed, has its own row).
-    if (names.restricted && !names.listed(family, target)) continue;
+    const target = names.resolve(family).model;
+    // Only what the list names is offered (the default model, always allowed, has its own row); nothing denied.
+    if ((names.restricted && !names.listed(family, target)) || !names.allows(family, { model: target })) continue;
+    if (target !== aliasTarget(family, names.env)) {
+      // deniedModels stepped the alias down its line: Claude Code offers that model by id.
+      const stepped = lookupModel(target);
+      if (stepped) shown.add(stepped.id);
+      rows.push({ value: target, resolvedModel: target, displayName: stepped?.name ?? target, description: stepped ? [stepped.name, ALIAS_SLOGANS[family]].join(' · ') : target });
+      continue;
+    }
     const m = aliasCatalogModel(family, names.env);
     const label = names.env.overrideLabels[family];
     if (m) shown.add(m.id);

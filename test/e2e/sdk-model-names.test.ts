@@ -146,6 +146,17 @@ describe('availableModels', () => {
     });
   });
 
+  it('deniedModels from the SDK\'s managedSettings: the default and `opus` step down to claude-opus-5; the denied id is refused', async () => {
+    const w = await world();
+    const { msgs, supported, outcomes } = await turns(w, { managedSettings: { deniedModels: ['claude-opus-5-5'] } }, ['one', 'two'], [(q) => q.setModel('claude-opus-5-5')]);
+    expect({ supported, outcomes, sent: sent().map((s) => s.model), init: initModels(msgs) }).toEqual({
+      supported: ['default → claude-opus-5', 'claude-opus-5 → claude-opus-5', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
+      outcomes: ['Model "claude-opus-5-5" is restricted by your organization\'s settings. Using claude-opus-5 instead.'],
+      sent: ['claude-opus-5', 'claude-opus-5'],
+      init: ['claude-opus-5', 'claude-opus-5'],
+    });
+  });
+
   it('from a project file (Claude Code honours it there too): the session opens and is restricted; a malformed restriction fails closed with a warning', async () => {
     const w = await world({ project: { availableModels: ['haiku'] } });
     const { supported, outcomes } = await turns(w, {}, ['one'], [(q) => q.setModel('sonnet')]);

@@ -66,6 +66,9 @@
 //                   first entry skipped), set_model opus refused; from a project file too; user list + project
 //                   enforce → enforced; managed enforce without a managed list → not enforced.
 //  availableModelsMatch "exact" (managed) ['claude-sonnet-5'] → default claude-sonnet-5, claude-sonnet-5-5 refused.
+//  deniedModels     (managed) ['opus'] → default claude-sonnet-5-5, rows default, sonnet, fable, haiku; opus and
+//                   claude-opus-4-6 refused. ['claude-opus-5-5'] → default and `opus` claude-opus-5, its row by id.
+//                   ['claude-opus-5'] → default claude-opus-4-8 (later minors blocked too). In a user file: ignored.
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { it } from 'vitest';
@@ -207,6 +210,10 @@ const variants: Variant[] = [
   { name: 'am5 enforce unknown first', user: { availableModels: ['my-model', 'sonnet'], enforceAvailableModels: true }, supported: true },
   { name: 'am5 opusplan best entries', user: { availableModels: ['opusplan', 'best'] }, supported: true, setModels: ['opusplan', 'best', 'sonnet'] },
   { name: 'am5 managed availableModelsMatch exact', managed: { availableModels: ['claude-sonnet-5'], availableModelsMatch: 'exact' }, supported: true, setModels: ['claude-sonnet-5-5'] },
+  { name: 'dm managed opus', managed: { deniedModels: ['opus'] }, supported: true, setModels: ['opus', 'sonnet', 'claude-opus-4-6'] },
+  { name: 'dm managed claude-opus-5-5', managed: { deniedModels: ['claude-opus-5-5'] }, supported: true, setModels: ['opus', 'claude-opus-5'] },
+  { name: 'dm managed claude-opus-5', managed: { deniedModels: ['claude-opus-5'] }, supported: true, setModels: ['claude-opus-4-8'] },
+  { name: 'dm user opus', user: { deniedModels: ['opus'] }, supported: true, setModels: ['opus'] },
   { name: 'small model webfetch haiku-override', tls: true, user: { skipWebFetchPreflight: true }, model: 'sonnet', env: { ANTHROPIC_DEFAULT_HAIKU_MODEL: 'my-haiku' }, rules: [{ when: { hasToolResults: false, requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_w', name: 'WebFetch', input: { url: '{{URL}}/page', prompt: 'summarise' } }], stopReason: 'tool_use' } }] },
   { name: 'small model webfetch skip', tls: true, model: 'sonnet', user: { skipWebFetchPreflight: true }, rules: [{ when: { hasToolResults: false, requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_w', name: 'WebFetch', input: { url: '{{URL}}/page', prompt: 'summarise' } }], stopReason: 'tool_use' } }] },
   { name: 'small model webfetch bedrock', tls: true, provider: 'bedrock', model: 'opus', user: { skipWebFetchPreflight: true }, rules: [{ when: { hasToolResults: false, requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_w', name: 'WebFetch', input: { url: '{{URL}}/page', prompt: 'summarise' } }], stopReason: 'tool_use' } }] },

@@ -126,6 +126,9 @@ describe('resolveConfig: precedence', () => {
       ignored: [],
     });
     expect(resolve(fixture({ project: { availableModels: ['sonnet'], enforceAvailableModels: true } }), {}, { ANTHROPIC_MODEL: 'haiku' }).config.model.initial).toEqual({ model: 'claude-sonnet-5-5' });
+    // deniedModels (policy only): the default steps down; with nothing left the start-up is refused, as Claude Code.
+    expect(resolve(fixture({ managed: { deniedModels: ['claude-opus-5-5'] } })).config.model.initial).toEqual({ model: 'claude-opus-5' });
+    expect(() => resolve(fixture({ managed: { deniedModels: ['opus', 'sonnet', 'haiku'] } }))).toThrow(new StartupError('models_all_denied', "The managed settings' deniedModels block the default model and every model it steps down to; no model is left to start on (Claude Code does not start either)."));
   });
 
   it('permissions: rules from every layer then the flags; the mode from the flag, else the highest layer', () => {

@@ -5,7 +5,7 @@ import { ModelNames, type ModelPolicy, type ModelPolicyLayer, modelPolicyFrom } 
 import { modelRows } from '../../../src/model/model-rows.js';
 import { FIRST_PARTY_ENV, type ModelEnv } from '../../../src/model/names.js';
 
-const policy = (available: string[] | undefined, over: Partial<ModelPolicy> = {}): ModelPolicy => ({ available, enforce: false, exact: false, ...over });
+const policy = (available: string[] | undefined, over: Partial<ModelPolicy> = {}): ModelPolicy => ({ available, enforce: false, exact: false, denied: [], ...over });
 const names = (p: ModelPolicy, env: ModelEnv = FIRST_PARTY_ENV): ModelNames => new ModelNames(env, p);
 const verdicts = (n: ModelNames, models: string[]): Record<string, boolean> => Object.fromEntries(models.map((m) => [m, n.allows(m)]));
 const rows = (n: ModelNames, current = n.defaultChoice.model): string[] => modelRows(n, current).map((r) => `${r.value} → ${r.resolvedModel}`);
@@ -91,6 +91,49 @@ describe('availableModels', () => {
   });
 });
 
+describe('deniedModels (the policy\'s only; Claude Code 2.1.330, measured)', () => {
+  const denying = (denied: string[], env: ModelEnv = FIRST_PARTY_ENV): ModelNames => new ModelNames(env, policy(undefined, { denied }));
+  it('a family: the default steps to Sonnet, the family is refused; an id: the alias steps down its line; an id with no minor version blocks the later ones', () => {
+    const family = denying(['opus']);
+    const id = denying(['claude-opus-5-5']);
+    const noMinor = denying(['claude-opus-5']);
+    expect({
+      defaults: [family, id, noMinor].map((n) => n.defaultChoice.model),
+      family: verdicts(family, ['opus', 'sonnet', 'claude-opus-4-6', 'us.anthropic.claude-opus-4-6-v1', 'haiku']),
+      id: { resolved: id.resolve('opus'), ...verdicts(id, ['opus', 'claude-opus-5', 'claude-opus-5-5', 'claude-opus-5-5-fast', 'us.anthropic.claude-opus-5-5']) },
+      noMinor: { resolved: noMinor.resolve('opus'), ...verdicts(noMinor, ['claude-opus-4-8', 'claude-opus-5-5', 'claude-opus-5']) },
+      rows: [family, id, noMinor].map((n) => rows(n)),
+      ignoredEntries: denying(['best', 'opusplan', 'default']).defaultChoice,
+      bedrock: denying(['claude-opus-5-5'], { ...FIRST_PARTY_ENV, provider: 'bedrock' }).resolve('opus'),
+    }).toEqual({
+      defaults: ['claude-sonnet-5-5', 'claude-opus-5', 'claude-opus-4-8'],
+      family: { opus: false, sonnet: true, 'claude-opus-4-6': false, 'us.anthropic.claude-opus-4-6-v1': false, haiku: true },
+      id: { resolved: { model: 'claude-opus-5' }, opus: true, 'claude-opus-5': true, 'claude-opus-5-5': false, 'claude-opus-5-5-fast': false, 'us.anthropic.claude-opus-5-5': false },
+      noMinor: { resolved: { model: 'claude-opus-4-8' }, 'claude-opus-4-8': true, 'claude-opus-5-5': false, 'claude-opus-5': false },
+      rows: [
+        ['default → claude-sonnet-5-5', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
+        ['default → claude-opus-5', 'claude-opus-5 → claude-opus-5', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
+        ['default → claude-opus-4-8', 'claude-opus-4-8 → claude-opus-4-8', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
+      ],
+      ignoredEntries: { model: 'claude-opus-5-5' },
+      bedrock: { model: 'us.anthropic.claude-opus-5' },
+    });
+    expect({ blocked: denying(['opus', 'sonnet', 'haiku']).noDefault, open: family.noDefault }).toEqual({ blocked: true, open: false });
+  });
+
+  it('read from the policy only; a malformed list denies every model but the default', () => {
+    expect({
+      user: modelPolicyFrom([layer('/u/settings.json', { deniedModels: ['opus'] })]),
+      bad: modelPolicyFrom([layer('managed', { deniedModels: 'opus' }, true)]),
+      badVerdicts: verdicts(new ModelNames(FIRST_PARTY_ENV, policy(undefined, { denied: ['*'] })), ['default', 'opus', 'sonnet']),
+    }).toEqual({
+      user: { policy: { available: undefined, enforce: false, exact: false, denied: [] }, warnings: [{ file: '/u/settings.json', key: 'deniedModels', message: 'deniedModels is read from managed settings only (as Claude Code); ignored here' }] },
+      bad: { policy: { available: undefined, enforce: false, exact: false, denied: ['*'] }, warnings: [{ file: 'managed', key: 'deniedModels', message: 'deniedModels must be an array of strings, not string; every model but the default is denied until it is fixed' }] },
+      badVerdicts: { default: true, opus: true, sonnet: false },
+    });
+  });
+});
+
 describe('the layers', () => {
   it('lower layers add up; a policy list replaces them; enforce from any lower layer unless the policy has a list', () => {
     const user = layer('/u/settings.json', { availableModels: ['sonnet'] });
@@ -102,13 +145,13 @@ describe('the layers', () => {
       policyEnforceOnly: modelPolicyFrom([user, layer('managed', { enforceAvailableModels: true }, true)]),
       exactOnlyFromPolicy: modelPolicyFrom([layer('/u', { availableModels: ['sonnet'], availableModelsMatch: 'exact' })]).policy,
     }).toEqual({
-      lower: { available: ['sonnet', 'haiku'], enforce: true, exact: false },
-      withPolicy: { available: ['opus'], enforce: false, exact: false },
+      lower: { available: ['sonnet', 'haiku'], enforce: true, exact: false, denied: [] },
+      withPolicy: { available: ['opus'], enforce: false, exact: false, denied: [] },
       policyEnforceOnly: {
-        policy: { available: ['sonnet'], enforce: false, exact: false },
+        policy: { available: ['sonnet'], enforce: false, exact: false, denied: [] },
         warnings: [{ file: 'managed', key: 'enforceAvailableModels', message: "enforceAvailableModels in the policy needs the policy's own availableModels; nothing is enforced (as Claude Code)" }],
       },
-      exactOnlyFromPolicy: { available: ['sonnet'], enforce: false, exact: false },
+      exactOnlyFromPolicy: { available: ['sonnet'], enforce: false, exact: false, denied: [] },
     });
   });
 
@@ -119,10 +162,10 @@ describe('the layers', () => {
       enforce: modelPolicyFrom([layer('/p/settings.json', { availableModels: ['sonnet'], enforceAvailableModels: 'yes' })]),
       match: modelPolicyFrom([layer('managed', { availableModels: ['claude-sonnet-5'], availableModelsMatch: 'loose' }, true)]),
     }).toEqual({
-      string: { policy: { available: [], enforce: false, exact: false }, warnings: [{ file: '/u/settings.json', key: 'availableModels', message: 'availableModels must be an array of strings, not string; only the default model is allowed until it is fixed' }] },
-      mixed: { policy: { available: ['sonnet'], enforce: false, exact: false }, warnings: [{ file: '/u/settings.json', key: 'availableModels', message: 'availableModels must be an array of strings; its other entries allow nothing' }] },
-      enforce: { policy: { available: ['sonnet'], enforce: true, exact: false }, warnings: [{ file: '/p/settings.json', key: 'enforceAvailableModels', message: 'enforceAvailableModels must be a boolean, not string; enforced until it is fixed' }] },
-      match: { policy: { available: ['claude-sonnet-5'], enforce: false, exact: true }, warnings: [{ file: 'managed', key: 'availableModelsMatch', message: 'availableModelsMatch must be "prefix" or "exact"; "exact" until it is fixed' }] },
+      string: { policy: { available: [], enforce: false, exact: false, denied: [] }, warnings: [{ file: '/u/settings.json', key: 'availableModels', message: 'availableModels must be an array of strings, not string; only the default model is allowed until it is fixed' }] },
+      mixed: { policy: { available: ['sonnet'], enforce: false, exact: false, denied: [] }, warnings: [{ file: '/u/settings.json', key: 'availableModels', message: 'availableModels must be an array of strings; its other entries allow nothing' }] },
+      enforce: { policy: { available: ['sonnet'], enforce: true, exact: false, denied: [] }, warnings: [{ file: '/p/settings.json', key: 'enforceAvailableModels', message: 'enforceAvailableModels must be a boolean, not string; enforced until it is fixed' }] },
+      match: { policy: { available: ['claude-sonnet-5'], enforce: false, exact: true, denied: [] }, warnings: [{ file: 'managed', key: 'availableModelsMatch', message: 'availableModelsMatch must be "prefix" or "exact"; "exact" until it is fixed' }] },
     });
   });
 });
