@@ -82,7 +82,7 @@ export function modelPolicyFrom(layers: readonly ModelPolicyLayer[]): { policy: 
     } else if (d !== undefined && d !== null) {
       if (!Array.isArray(d)) warn({ file: l.file, key: 'deniedModels', message: `deniedModels must be an array of strings, not ${typeof d}; every model but the default is denied until it is fixed` });
       else if (d.some((e) => typeof e !== 'string')) warn({ file: l.file, key: 'deniedModels', message: 'deniedModels must be an array of strings; every model but the default is denied until it is fixed' });
-      denied.push(...(Array.isArray(d) && d.every((e) => typeof e === 'string') ? (d) : ['*']));
+      denied.push(...(Array.isArray(d) && d.every((e) => typeof e === 'string') ? d : ['*']));
     }
     const list = listOf(l, warn);
     const enforce = flagOf(l, warn);

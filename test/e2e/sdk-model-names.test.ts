@@ -2,6 +2,7 @@
 // client): the ids sent are the ones Claude Code 2.1.330 sends (measured: test/measure/model-aliases.measure.ts),
 // system/init and modelUsage show the resolved name, cost is that model's; availableModels from a user file, a
 // project file and the SDK's managedSettings restricts supportedModels(), set_model and --model as Claude Code does.
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Options, type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
@@ -104,6 +105,20 @@ describe('model names on the wire (Claude Code 2.1.330\'s ids)', () => {
     });
     const usage = (results(msgs).at(-1) as { modelUsage: Record<string, { costUSD: number; costBasis?: string }> }).modelUsage;
     expect(Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, [usd(v.costUSD), v.costBasis]]))).toEqual({ 'my-opus[1m]': [2.6, 'unknown'], 'my-gateway-model': [2.6, 'unknown'] });
+  });
+});
+
+describe('-p goes through the same resolution', () => {
+  it('agentd -p --model haiku --output-format json: claude-haiku-5-5 sent, and named in modelUsage', async () => {
+    const w = await world({ user: { availableModels: ['haiku'] } });
+    const child = spawn(process.execPath, [AGENTD, '-p', 'hi', '--model', 'haiku', '--output-format', 'json'], { env: w.env, cwd: w.cwd });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    const code = await new Promise((r) => child.on('exit', r));
+    const result = JSON.parse(out) as { result: string; modelUsage: Record<string, unknown> };
+    expect({ code, sent: sent().map((s) => s.model), result: result.result, models: Object.keys(result.modelUsage) }).toEqual({ code: 0, sent: ['claude-haiku-5-5'], result: 'ok', models: ['claude-haiku-5-5'] });
   });
 });
 
