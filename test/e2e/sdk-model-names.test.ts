@@ -43,7 +43,8 @@ async function world(files: { user?: object; project?: object } = {}, env: Recor
   return { env: e, cwd };
 }
 
-const sent = (): Array<{ model: string | undefined; betas: string }> => (server?.requests ?? []).map((r) => ({ model: r.body.model, betas: String(r.headers['anthropic-beta'] ?? '') }));
+/** Each request's model, and whether it carried the context-1m beta (the rest of the beta list is the request builder's). */
+const sent = (): Array<{ model: string | undefined; oneM: boolean }> => (server?.requests ?? []).map((r) => ({ model: r.body.model, oneM: String(r.headers['anthropic-beta'] ?? '').split(',').includes('context-1m-2025-08-07') }));
 const initModels = (msgs: SDKMessage[]): string[] => msgs.flatMap((m) => (m.type === 'system' && m.subtype === 'init' ? [m.model] : []));
 const results = (msgs: SDKMessage[]) => msgs.filter((m) => m.type === 'result');
 
@@ -73,11 +74,11 @@ describe('model names on the wire (Claude Code 2.1.330\'s ids)', () => {
     expect({ outcomes, sent: sent(), init: initModels(msgs) }).toEqual({
       outcomes: ['ok', 'ok', 'ok', 'ok'],
       sent: [
-        { model: 'claude-sonnet-5-5', betas: '' },
-        { model: 'claude-opus-5-5', betas: '' },
-        { model: 'claude-haiku-5-5', betas: '' },
-        { model: 'claude-sonnet-4-5', betas: 'context-1m-2025-08-07' },
-        { model: 'claude-opus-5-5', betas: '' },
+        { model: 'claude-sonnet-5-5', oneM: false },
+        { model: 'claude-opus-5-5', oneM: false },
+        { model: 'claude-haiku-5-5', oneM: false },
+        { model: 'claude-sonnet-4-5', oneM: true },
+        { model: 'claude-opus-5-5', oneM: false },
       ],
       // system/init at every turn, as Claude Code sends it.
       init: ['claude-sonnet-5-5', 'claude-opus-5-5', 'claude-haiku-5-5', 'claude-sonnet-4-5[1m]', 'claude-opus-5-5'],
@@ -98,8 +99,8 @@ describe('model names on the wire (Claude Code 2.1.330\'s ids)', () => {
     expect({ supported, sent: sent(), init: initModels(msgs) }).toEqual({
       supported: ['default → my-opus[1m]', 'opus → my-opus', 'fable → claude-fable-5-2', 'sonnet → claude-sonnet-5-5', 'haiku → claude-haiku-5-5'],
       sent: [
-        { model: 'my-opus', betas: 'context-1m-2025-08-07' },
-        { model: 'my-gateway-model', betas: '' },
+        { model: 'my-opus', oneM: true },
+        { model: 'my-gateway-model', oneM: false },
       ],
       init: ['my-opus[1m]', 'my-gateway-model'],
     });
