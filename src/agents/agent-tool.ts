@@ -5,7 +5,6 @@
 import * as z from 'zod/mini';
 import type { SystemBlock, UserBlock } from '../model/types.js';
 import type { Toolset } from '../session/loop.js';
-import { resolveModelName } from '../model/aliases.js';
 import type { NestedLoopOutcome, NestedLoopSpec } from '../session/nested.js';
 import type { AnyTool, Tool } from '../tools/tool.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
@@ -58,6 +57,11 @@ export interface AgentToolOptions {
   /** Tools a deny rule keeps out of the session: a subagent's call of one is told so, as the parent's is. */
   withheld?: (name: string) => boolean;
   parentModel: () => string;
+  /**
+   * The call's or the definition's `model`, resolved as every model name is (model/names.ts, availableModels):
+   * undefined keeps the parent's (nothing, `inherit`, or a model the settings leave out).
+   */
+  resolveModel: (name: string | undefined) => string | undefined;
   /** The subagent's system prompt around its definition's prompt (environment etc.). */
   system: (agentPrompt: string, model: string) => SystemBlock[];
   newAgentId: () => string;
@@ -101,8 +105,8 @@ function toolset(tools: readonly AnyTool[], withheld: ((name: string) => boolean
   };
 }
 
-function modelFor(input: AgentInput, def: AgentDefinition, parent: string): string {
-  return resolveModelName(input.model ?? def.model) ?? parent;
+function modelFor(o: AgentToolOptions, input: AgentInput, def: AgentDefinition): string {
+  return o.resolveModel(input.model ?? def.model) ?? o.parentModel();
 }
 
 export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string | Record<string, unknown>> {
@@ -131,7 +135,7 @@ export function createAgentTool(o: AgentToolOptions): Tool<AgentInput, string | 
       const type = input.subagent_type ?? 'general-purpose';
       const def = o.agents().find((a) => a.name === type);
       if (!def) throw new Error(`Agent type '${type}' not found.`);
-      const model = modelFor(input, def, o.parentModel());
+      const model = modelFor(o, input, def);
       const tools = subagentTools(def, o.parentTools(), (n) => o.logger?.warn({ agent: def.name, tool: n }, 'agent definition names an unknown tool; dropped'));
       const agentId = o.newAgentId();
       const background = input.run_in_background ?? def.background;

@@ -2,7 +2,7 @@
 // --agents, .claude/agents/*.md, plugins) plus the built-in general-purpose agent, wired to Session.runNested.
 import { createRequire } from 'node:module';
 import { createAgentTool } from '../agents/agent-tool.js';
-import { resolveModelName } from '../model/aliases.js';
+import type { ModelNames } from '../model/model-allowlist.js';
 import { TaskRegistry } from '../agents/tasks.js';
 import type { TurnHooks } from '../hooks/turn-hooks.js';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
@@ -53,6 +53,7 @@ export function installAgentTool(o: {
   hooks: Pick<TurnHooks, 'subagentStart' | 'subagentStop'>;
   transcriptPath: () => string;
   forwardText: boolean;
+  models: ModelNames;
 }): void {
   const custom = o.definitions.filter((a) => a.source !== 'built-in');
   if (custom.length === 0) return;
@@ -67,6 +68,7 @@ export function installAgentTool(o: {
       }),
       withheld: (name) => o.tools.withheld(name),
       parentModel: () => o.session().settings.model,
+      resolveModel: (name) => o.models.forTask(name, (n) => o.logger.warn({ model: n }, 'agent model not in availableModels; the subagent runs on the parent model')),
       system: (prompt, model) => {
         const s = o.session().shared.current;
         const env = [
@@ -112,13 +114,20 @@ export function applyMainAgent(o: {
   tools: ToolRegistry;
   toolsReady: Promise<unknown>;
   modelGiven: boolean;
+  models: ModelNames;
 }): string | undefined {
   const custom = o.definitions.filter((a) => a.source !== 'built-in');
   const def = custom.find((a) => a.name === o.name);
   if (!def) return `--agent ${o.name}: no agent with that name is defined (known: ${custom.map((a) => a.name).join(', ') || 'none'}); the session runs without one.`;
   const append = o.settings.systemPrompt.append;
   o.settings.systemPrompt = { kind: 'custom', parts: [def.prompt], ...(append ? { append } : {}) };
-  if (!o.modelGiven) o.settings.model = resolveModelName(def.model) ?? o.settings.model;
+  if (!o.modelGiven) {
+    const model = o.models.forTask(def.model, () => undefined);
+    if (model !== undefined) {
+      o.settings.model = model;
+      o.settings.planModel = undefined;
+    }
+  }
   const restrict = (): void => {
     for (const n of o.tools.names()) if ((def.tools !== undefined && !def.tools.includes(n)) || def.disallowedTools.includes(n)) o.tools.remove(n);
   };

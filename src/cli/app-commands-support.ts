@@ -1,5 +1,6 @@
 // Helpers for app-commands.ts that need the session's parts: the `!` shell runner of custom commands (through
 // the permission engine and the Bash tool, fail closed), the `/context` table, and the init-frame fields.
+import type { ModelNames } from '../model/model-allowlist.js';
 import type { GetContextUsageResponse } from '../../protocol/src/index.js';
 import type { ShellRun } from '../commands/expand.js';
 import type { InitInfo } from '../control/projector.js';
@@ -112,6 +113,7 @@ export function createProject(x: {
   startedAt: number;
   contextSnapshot: () => Promise<ContextSnapshot>;
   hookRunner: HookRunner;
+  models: ModelNames;
 }): ProjectSetup {
   const { session } = x;
   return setUpProject({
@@ -129,12 +131,17 @@ export function createProject(x: {
     // Plugin hooks never grant: a plugin folder may be part of the repository.
     addHooks: (hooks) => x.hookRunner.addCommands(hooks.map((h) => ({ kind: 'command' as const, ...h, grants: false }))),
     runShell: commandShellRunner({ tools: x.tools, toolsReady: x.toolsReady, warmUp: x.warmUp, permissions: x.permissions, toolEnv: x.toolEnv, shared: () => session.shared.current, newUuid }),
+    resolveModel: (name) => x.models.forTask(name, (n) => x.io.logger.warn({ model: n, keeping: session.settings.model }, 'command model not in availableModels; the turn keeps the session model')),
     builtinDeps: {
       newUuid,
       contextMarkdown: async () => contextMarkdown(estimateContextUsage(await x.contextSnapshot())),
       costSummary: () => ({ totalCostUsd: session.ledger.totalCostUsd, modelUsage: session.ledger.modelUsage(), wallMs: Date.now() - x.startedAt }),
       currentModel: () => session.settings.model,
-      setModel: (m) => session.setModel(m),
+      setModel: (m) => {
+        const r = x.models.choose(m, session.settings.model);
+        if (r.ok) session.setModel(r.choice);
+        return r;
+      },
       mcpStatus: () => x.mcp.status(),
     },
   });

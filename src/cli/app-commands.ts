@@ -36,6 +36,8 @@ export interface ProjectSetupInput {
   runShell: ShellRun;
   /** A plugin's command hooks (hooks/hooks.json), registered once per plugin folder. */
   addHooks: (hooks: PluginCommandHook[]) => void;
+  /** A command's `model` frontmatter, resolved (SlashDeps.resolveModel). */
+  resolveModel: (name: string | undefined) => string | undefined;
 }
 
 export interface ProjectSetup {
@@ -134,6 +136,7 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     cwd: x.cwdNow,
     readableDirs: x.readableDirs,
     runShell: x.runShell,
+    resolveModel: x.resolveModel,
   };
 
   return {

@@ -28,6 +28,10 @@ export function configFrom(opts: CliOptions, io: { env: Readonly<Record<string, 
   for (const p of s.problems) logger.warn({ file: p.file }, `settings file skipped: ${p.message}`);
   // Once per file and key (the list is built once per start).
   for (const u of s.unsupported) logger.warn({ file: u.file, key: u.key }, 'settings key not implemented by agentd; ignored');
+  const r = config.model.refused;
+  if (r) logger.warn({ model: r.name, from: r.from, using: config.model.initial.model }, 'model not in availableModels; the session starts on the default model (as Claude Code)');
+  // A restriction of the wrong type is read fail-closed (model/model-allowlist.ts), and said.
+  for (const w of s.typeWarnings) logger.warn({ file: w.file, key: w.key }, w.message);
   if (config.ignored.length) {
     logger.warn(
       { ignored: config.ignored },

@@ -5,6 +5,8 @@ import { NetConfigError, type NetConfig, resolveNetConfig } from '../net/config.
 import { configureNetwork } from '../net/fetch.js';
 import type { ModelClient } from '../model/types.js';
 import type { RequestProfile } from '../model/request-defaults.js';
+import type { ModelNames } from '../model/model-allowlist.js';
+import type { Logger } from '../log/logger.js';
 import { claudeConfigRoot } from '../store/paths.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
 import type { AppConfig } from '../config/config.js';
@@ -23,6 +25,18 @@ export interface ModelWiring {
   net: NetConfig;
   /** The provider and whether a subscription token signs requests: what request defaults depend on. */
   profile: RequestProfile;
+}
+
+/**
+ * --fallback-model resolved like any model name (its first entry: agentd walks no chain yet); one availableModels
+ * leaves out is not used, as Claude Code does not use it (measured), and said on stderr.
+ */
+export function fallbackModelOf(name: string | undefined, names: ModelNames, logger: Logger): string | undefined {
+  if (name === undefined || name.trim() === '') return undefined;
+  const choice = names.resolve(name);
+  if (names.allows(name, choice)) return choice.model;
+  logger.warn({ model: name }, 'fallback model not in availableModels; no fallback');
+  return undefined;
 }
 
 export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessionId: string): ModelWiring {

@@ -39,9 +39,9 @@ export function setUpTools(
   /** The merged `sandbox` settings and the allow rules (WebFetch(domain:…) hosts): the command sandbox (sandbox-setup.ts). */
   sandbox: { block: unknown; allowRules: readonly PermissionRule[] } = { block: undefined, allowRules: [] },
   /** For the small, fast model tools ask (side-model.ts). */
-  side?: { model: ModelClient; recordUsage: (model: string, usage: Usage) => void },
+  side?: { model: ModelClient; recordUsage: (model: string, usage: Usage) => void; mainModel: () => string },
 ): ToolSetup {
-  const sideModel = side ? createSideModel(side.model, io.env, side.recordUsage) : undefined;
+  const sideModel = side ? createSideModel(side.model, io.env, side.recordUsage, side.mainModel) : undefined;
   const sandboxSetup = setUpCommandSandbox(sandbox.block, sandbox.allowRules, io.logger, { preferSystem: config.env.ripgrepPreferSystem, path: config.env.path });
   const commandSandbox = sandboxSetup.sandbox;
   const logger = io.logger;

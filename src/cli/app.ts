@@ -51,6 +51,8 @@ import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.j
 import { createMcpPromptToolPrompter } from '../mcp/prompt-tool.js';
 import type { ContextSnapshot } from '../control/context-usage.js';
 import { createProject, projectInitInfo } from './app-commands-support.js';
+import { modelRows } from '../model/model-rows.js';
+import { fallbackModelOf } from './app-model.js';
 
 export { DEFAULT_MODEL } from '../config/config.js';
 const OUTBOUND_LINE_CAP = 1024 * 1024;
@@ -114,13 +116,13 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const sessionId = opened.sessionId;
   const resumed = opened.history.length > 0;
   const { model, account, apiKeySource, profile } = setUpModel(opts, io, config, sessionId);
-  const defaultModel = config.model.launchDefault;
+  const modelNames = config.model.names;
   const configDir = config.configDir;
   const rules = new RuleSet();
   rules.add(config.permissions.rules);
   const addDirs = [...config.permissions.additionalDirectories];
   const startMode = config.permissions.startMode;
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()) });
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, configDir: config.configDir });
   const mcp = mcpSetup.hub;
@@ -167,8 +169,9 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   };
 
   const settings: SessionSettings = {
-    model: config.model.initial,
-    fallbackModel: opts.fallbackModel,
+    model: config.model.initial.model,
+    planModel: config.model.initial.planModel,
+    fallbackModel: fallbackModelOf(opts.fallbackModel, modelNames, logger),
     permissionMode: startMode,
     request: config.request,
     maxTurns: opts.maxTurns,
@@ -300,15 +303,17 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       deviceId: () => loadDeviceId(configDir, logger),
       history: opened.history,
       startSource: resumed ? 'resume' : 'startup',
+      provider: modelNames.env.provider,
     },
     settings,
   );
 
   session.ledger.restore(opened.restoredModelUsage);
   const tasks = createSessionTasks(session, newUuid);
-  const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner });
+  const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
+  for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): InitializeResponse => {
@@ -330,11 +335,11 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     );
     const mcpFields = mcpSetup.fromInitialize(req);
     cmds.fromInitialize(req);
-    installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now, tasks, hooks: turnHooks, transcriptPath: () => opened.transcriptPath, forwardText: req.forwardSubagentText === true });
-    const agentProblem = opts.mainAgent === undefined ? undefined : applyMainAgent({ name: opts.mainAgent, definitions: cmds.agents(), settings, tools, toolsReady, modelGiven: opts.model !== undefined });
+    installAgentTool({ definitions: cmds.agents(), tools, session: () => session, logger, platform: process.platform, now: Date.now, tasks, hooks: turnHooks, transcriptPath: () => opened.transcriptPath, forwardText: req.forwardSubagentText === true, models: modelNames });
+    const agentProblem = opts.mainAgent === undefined ? undefined : applyMainAgent({ name: opts.mainAgent, definitions: cmds.agents(), settings, tools, toolsReady, modelGiven: opts.model !== undefined, models: modelNames });
     if (agentProblem) logger.warn({ agent: opts.mainAgent }, agentProblem);
     const reply = buildInitializeResponse({
-      defaultModel,
+      models: modelRows(modelNames, settings.model),
       currentModel: settings.model,
       permissionMode: settings.permissionMode,
       account,
@@ -366,7 +371,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       initialize: applyInitialize,
       bypassRefusal: config.permissions.bypassRefusal,
       disabledModes: config.permissions.disabledModes,
-      defaultModel,
+      models: modelNames,
       onPermissionMode: (m) => logger.info({ mode: m }, 'permission mode changed'),
       mcpStatus: () => mcp.status(),
       mcpMessage: (server, message) => mcp.deliver(server, message),

@@ -5,7 +5,7 @@
 // Precedence, as Claude Code documents it: a cloud provider (CLAUDE_CODE_USE_BEDROCK, then _FOUNDRY, then _VERTEX,
 // Claude Code's order) uses that provider's credentials; otherwise ANTHROPIC_AUTH_TOKEN and ANTHROPIC_API_KEY
 // (both sent when both are set, as Claude Code 2.1.330), then apiKeyHelper, then CLAUDE_CODE_OAUTH_TOKEN.
-import { type ProviderEnv, readProviderEnv } from '../config/env.js';
+import { DEFAULT_BEDROCK_REGION, type ProviderEnv, readProviderEnv, selectedProvider as providerOf } from '../config/env.js';
 import type { ModelAuth } from '../model/auth.js';
 import { bedrockRegionPrefix } from '../model/providers/model-ids.js';
 import type { ProviderConfig } from '../model/providers/types.js';
@@ -37,11 +37,7 @@ export interface ModelSetup {
 
 /** The cloud provider the environment selects (Claude Code's order), or firstParty. */
 export function selectedProvider(env: Env): ApiProvider {
-  const use = readProviderEnv(env).use;
-  if (use.bedrock) return 'bedrock';
-  if (use.foundry) return 'foundry';
-  if (use.vertex) return 'vertex';
-  return 'firstParty';
+  return providerOf(env);
 }
 
 export interface HelperRuntime {
@@ -61,7 +57,7 @@ export function resolveModelSetup(env: Env, helper: ApiKeyHelperSetting | undefi
   const e = readProviderEnv(env);
   switch (kind) {
     case 'bedrock': {
-      const region = e.bedrock.region ?? 'us-east-1';
+      const region = e.bedrock.region ?? DEFAULT_BEDROCK_REGION;
       return {
         provider: {
           kind,

@@ -27,8 +27,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'version', kind: 'boolean', aliases: ['v'], status: 'yes', help: 'Print the version line and exit' },
   { name: 'help', kind: 'boolean', aliases: ['h'], status: 'yes', help: 'Print this help and exit' },
   // model
-  { name: 'model', kind: 'value', status: 'yes', help: 'Model id (any id; the endpoint decides)' },
-  { name: 'fallback-model', kind: 'value', status: 'yes', help: 'Model used after repeated overload errors' },
+  { name: 'model', kind: 'value', status: 'yes', help: "Model: an alias (opus, sonnet, haiku, fable, best, opusplan, default; [1m] for 1M context) resolved as Claude Code's, or any id" },
+  { name: 'fallback-model', kind: 'value', status: 'yes', help: 'Model used after repeated overload errors (a name as for --model)' },
   { name: 'max-turns', kind: 'value', status: 'yes', help: 'Maximum model round trips per turn' },
   { name: 'max-budget-usd', kind: 'value', status: 'yes', help: 'Stop before a model call once this much has been spent' },
   { name: 'task-budget', kind: 'value', status: 'ignored', help: 'Accepted; agentd has no task budgets' },

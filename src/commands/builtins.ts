@@ -10,7 +10,8 @@ export interface BuiltinDeps {
   contextMarkdown(): Promise<string>;
   costSummary(): { totalCostUsd: number; modelUsage: Record<string, ModelUsageTotals>; wallMs: number };
   currentModel(): string;
-  setModel(model: string): void;
+  /** Resolves and switches (model/model-allowlist.ts choose); a refusal leaves the model as it was. */
+  setModel(model: string): { ok: true } | { ok: false; message: string };
   mcpStatus(): Array<{ name: string; status: string }>;
   /** Re-reads commands and skills from disk; returns how many of each. */
   reloadSkills(): { commands: number; skills: number };
@@ -72,7 +73,8 @@ export function builtinCommands(d: BuiltinDeps): BuiltinCommand[] {
         const id = args.trim();
         if (!id) return { kind: 'output', command: typed, text: `Current model: ${d.currentModel()}` };
         if (!/^[\w.:@/[\]-]+$/.test(id)) return { kind: 'error', command: typed, message: `Not a model id: ${id}` };
-        d.setModel(id);
+        const r = d.setModel(id);
+        if (!r.ok) return { kind: 'error', command: typed, message: r.message };
         return { kind: 'output', command: typed, text: `Set model to ${id}` };
       },
     },

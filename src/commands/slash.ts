@@ -2,7 +2,6 @@
 // local run attached (QueuedInput.command) and is handled in the session's queue, in order. Built-ins answer
 // locally; custom commands and skills expand into the turn the model receives; an unknown `/word` reaches the
 // model as typed with a reminder that no such command exists (as Claude Code does).
-import { resolveModelName } from '../model/aliases.js';
 import type { UserBlock } from '../model/types.js';
 import type { CustomCommand, Skill } from '../project/index.js';
 import { skillBody } from '../project/index.js';
@@ -26,6 +25,11 @@ export interface SlashDeps {
   cwd(): string;
   readableDirs(): readonly string[];
   runShell: ShellRun;
+  /**
+   * A command's `model` frontmatter resolved (model/model-allowlist.ts forTask): undefined keeps the session's
+   * model (no model, `inherit`, or one availableModels leaves out).
+   */
+  resolveModel(name: string | undefined): string | undefined;
 }
 
 const NAME_RE = /^[A-Za-z0-9][\w.:-]*$/;
@@ -86,7 +90,7 @@ export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput
         });
         if (!expanded.ok) return { kind: 'error', command: name, message: expanded.message };
         // The file's `model` runs this turn only (Claude Code 2.1.330; the next turn is on the session's model).
-        const model = resolveModelName((custom ?? (skill as Skill)).model);
+        const model = d.resolveModel((custom ?? (skill as Skill)).model);
         return { kind: 'turn', content: [...expanded.content, ...lead.rest], ...(model ? { model } : {}) };
       },
     };

@@ -1,7 +1,9 @@
 // One configuration, resolved once at start-up from flags, the environment and the settings files, then frozen.
 // Precedence (documented in the README, checked by test/unit/config):
 //  - the managed policy on top: its deny/ask rules and locks bind every other layer (settings-resolve.ts);
-//  - model: --model > ANTHROPIC_MODEL > settings `model` (policy > --settings > local > project > user) > default;
+//  - model: --model > ANTHROPIC_MODEL > settings `model` (policy > --settings > local > project > user) > default
+//    (ANTHROPIC_DEFAULT_MODEL, else the provider's), each name resolved by model/names.ts; a name availableModels
+//    does not allow gives way to the default, as in Claude Code (model/model-allowlist.ts);
 //  - permission mode: --permission-mode (or --dangerously-skip-permissions) > settings `defaultMode` > default;
 //  - environment: the settings `env` (user < project < local < --settings < policy) over the inherited
 //    environment, as Claude Code applies it; a repository's file cannot set agentd's own variables;
@@ -13,7 +15,10 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PermissionModeName } from '../permissions/modes.js';
 import { type PermissionRule, rulesFrom } from '../permissions/rules.js';
-import { type EnvConfig, readEnv } from './env.js';
+import { DEFAULT_MODEL_ID, type ModelChoice, type ModelEnv } from '../model/names.js';
+import { ModelNames } from '../model/model-allowlist.js';
+import { bedrockRegionPrefix } from '../model/providers/model-ids.js';
+import { DEFAULT_BEDROCK_REGION, type EnvConfig, readEnv, readProviderEnv, selectedProvider } from './env.js';
 import { StartupError } from './errors.js';
 import { readSettingsLayers, type SettingsSourceName } from './settings-files.js';
 import { type ResolvedSettings, resolveSettings } from './settings-resolve.js';
@@ -21,7 +26,8 @@ import { readTrustStore, trustStorePath } from './trust.js';
 import { type RequestFlags, resolveRequestSettings } from './request-options.js';
 import type { RequestSettings } from '../model/request-defaults.js';
 
-export const DEFAULT_MODEL = 'claude-opus-5-5';
+/** The first-party default (`default` with no override): Claude Code 2.1.330's, measured. */
+export const DEFAULT_MODEL = DEFAULT_MODEL_ID;
 /** Where Claude Code reads the admin policy on Linux (macOS and Windows have their own; agentd runs on Linux). */
 export const DEFAULT_MANAGED_SETTINGS_DIR = '/etc/claude-code';
 
@@ -50,7 +56,13 @@ export interface AppConfig {
   /** The environment child processes (tools, hooks, MCP stdio servers) start from, before credentials are removed. */
   readonly childEnvSource: Env;
   readonly settings: ResolvedSettings;
-  readonly model: { readonly initial: string; readonly launchDefault: string };
+  /** The session's model at start (resolved), and how every other model name resolves and is allowed. */
+  readonly model: {
+    readonly initial: ModelChoice;
+    readonly names: ModelNames;
+    /** The model asked for at start that availableModels leaves out (the session starts on the default). */
+    readonly refused?: { readonly name: string; readonly from: string };
+  };
   /** Thinking, its display, effort and max_tokens as asked for (request-options.ts). */
   readonly request: RequestSettings;
   readonly permissions: {
@@ -133,7 +145,21 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     throw new StartupError('permission_mode_disabled', `Permission mode ${startMode} was requested, but ${disabledBy} disables it.`);
   }
 
-  const launchDefault = flags.model ?? env.anthropic.model ?? settings.model ?? DEFAULT_MODEL;
+  const names = new ModelNames(modelEnvOf(env, { ...input.env, ...settings.ownEnv }), settings.modelPolicy);
+  if (names.noDefault) {
+    throw new StartupError('models_all_denied', 'The managed settings\' deniedModels block the default model and every model it steps down to; no model is left to start on (Claude Code does not start either).');
+  }
+  const asked = [
+    { name: flags.model, from: '--model' },
+    { name: env.anthropic.model, from: 'ANTHROPIC_MODEL' },
+    { name: settings.model, from: 'settings model' },
+  ].find((c) => c.name !== undefined && c.name.trim() !== '');
+  let initial = names.resolve(asked?.name);
+  let refused: { name: string; from: string } | undefined;
+  if (asked?.name !== undefined && !names.allows(asked.name, initial)) {
+    refused = { name: asked.name, from: asked.from };
+    initial = names.defaultChoice;
+  }
   return Object.freeze({
     cwd,
     home,
@@ -141,7 +167,7 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     env,
     childEnvSource: Object.freeze({ ...input.env, ...settings.childEnv }),
     settings,
-    model: Object.freeze({ initial: launchDefault, launchDefault }),
+    model: Object.freeze({ initial, names, ...(refused ? { refused } : {}) }),
     request: resolveRequestSettings(flags.request, env, settings.request),
     permissions: Object.freeze({
       startMode,
@@ -154,6 +180,22 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     }),
     ignored: Object.freeze(ignored),
   });
+}
+
+/** What model names resolve against: the provider, its Bedrock region prefix, the ANTHROPIC_DEFAULT_* overrides. */
+export function modelEnvOf(env: EnvConfig, raw: Env): ModelEnv {
+  const p = readProviderEnv(raw);
+  const o = env.models.overrides;
+  const ids = Object.fromEntries(Object.entries(o).map(([f, v]) => [f, v.id]));
+  const labels = Object.fromEntries(Object.entries(o).map(([f, v]) => [f, { name: v.name, description: v.description }]));
+  return {
+    provider: selectedProvider(raw),
+    overrides: ids,
+    overrideLabels: labels,
+    defaultModel: env.models.defaultModel,
+    bedrockPrefix: bedrockRegionPrefix(p.bedrock.region ?? DEFAULT_BEDROCK_REGION, p.bedrock.regionPrefix),
+    legacyRemap: env.models.legacyRemap,
+  };
 }
 
 /** The settings layers alone, resolved (no flags): for tests and the tools that inspect settings. */

@@ -37,6 +37,15 @@ export interface EnvConfig {
   maxToolConcurrency: number | undefined;
   /** ANTHROPIC_SMALL_FAST_MODEL, else ANTHROPIC_DEFAULT_HAIKU_MODEL: the model tools ask on the model's behalf. */
   smallFastModel: string | undefined;
+  /** What model names resolve against (model/names.ts). */
+  models: {
+    /** ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU,FABLE}_MODEL, with their _NAME and _DESCRIPTION. */
+    overrides: Partial<Record<'opus' | 'sonnet' | 'haiku' | 'fable', { id: string; name: string | undefined; description: string | undefined }>>;
+    /** ANTHROPIC_DEFAULT_MODEL: what `default` means. */
+    defaultModel: string | undefined;
+    /** CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP: retired Opus 4 / 4.1 ids are sent as typed. */
+    legacyRemap: boolean;
+  };
   maxOutputTokens: number | undefined;
   maxThinkingTokens: number | undefined;
   /** CLAUDE_CODE_EFFORT_LEVEL, as written (cli/request-options.ts checks it; `auto`/`unset`: no effort). */
@@ -90,6 +99,17 @@ export function readEnv(env: Env): EnvConfig {
     },
     maxToolConcurrency: int(env, 'AGENTD_MAX_TOOL_USE_CONCURRENCY', 'CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY'),
     smallFastModel: str(env, 'ANTHROPIC_SMALL_FAST_MODEL') ?? str(env, 'ANTHROPIC_DEFAULT_HAIKU_MODEL'),
+    models: {
+      overrides: Object.fromEntries(
+        (['opus', 'sonnet', 'haiku', 'fable'] as const).flatMap((f) => {
+          const v = `ANTHROPIC_DEFAULT_${f.toUpperCase()}_MODEL`;
+          const id = str(env, v);
+          return id === undefined ? [] : [[f, { id, name: str(env, `${v}_NAME`), description: str(env, `${v}_DESCRIPTION`) }]];
+        }),
+      ),
+      defaultModel: str(env, 'ANTHROPIC_DEFAULT_MODEL'),
+      legacyRemap: !truthy(env, 'CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP'),
+    },
     maxOutputTokens: int(env, 'CLAUDE_CODE_MAX_OUTPUT_TOKENS'),
     maxThinkingTokens: int(env, 'MAX_THINKING_TOKENS'),
     effortLevel: str(env, 'CLAUDE_CODE_EFFORT_LEVEL'),
@@ -135,6 +155,18 @@ export interface ProviderEnv {
   foundry: { apiKey: string | undefined; baseUrl: string | undefined; resource: string | undefined; skipAuth: boolean };
   /** The apiKeyHelper's timings, as written (cli/credentials.ts refuses a value that is not whole milliseconds). */
   helper: { ttlMs: { name: string; value: string | undefined }; timeoutMs: { name: string; value: string | undefined } };
+}
+
+/** The region Bedrock is called in when neither AWS_REGION nor AWS_DEFAULT_REGION is set. */
+export const DEFAULT_BEDROCK_REGION = 'us-east-1';
+
+/** The provider CLAUDE_CODE_USE_* selects (Bedrock first, then Foundry, then Vertex, as Claude Code). */
+export function selectedProvider(env: Env): 'firstParty' | 'bedrock' | 'vertex' | 'foundry' {
+  const use = readProviderEnv(env).use;
+  if (use.bedrock) return 'bedrock';
+  if (use.foundry) return 'foundry';
+  if (use.vertex) return 'vertex';
+  return 'firstParty';
 }
 
 export function readProviderEnv(env: Env): ProviderEnv {

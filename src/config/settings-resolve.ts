@@ -18,6 +18,7 @@
 import { mergeSandboxBlocks } from '../tools/sandbox/settings.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
+import { type ModelPolicy, type SettingsTypeWarning, modelPolicyFrom } from '../model/model-allowlist.js';
 import { StartupError } from './errors.js';
 import type { LayerSource, SettingsLayer, SettingsProblem } from './settings-files.js';
 import { IMPLEMENTED_KEYS, IMPLEMENTED_PERMISSION_KEYS, REFUSED_SETTINGS, valueAt } from './settings-schema.js';
@@ -65,6 +66,10 @@ export interface ResolvedSettings {
   ignored: ReadonlyArray<{ file: string; what: string }>;
   /** Keys agentd does not implement, once per file. */
   unsupported: ReadonlyArray<{ file: string; key: string }>;
+  /** availableModels / enforceAvailableModels / availableModelsMatch, merged (model/model-allowlist.ts). */
+  modelPolicy: ModelPolicy;
+  /** Keys honoured with a fail-closed reading because their value has the wrong type: file, key, what is expected. */
+  typeWarnings: readonly SettingsTypeWarning[];
   problems: readonly SettingsProblem[];
 }
 
@@ -208,6 +213,8 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     }
   }
   const request = requestSettingsFrom(layers, input.warnRule, (key, file) => void unsupported.push({ file, key }));
+  // Model restrictions only restrict: honoured from every layer, the repository's files included (as Claude Code).
+  const models = modelPolicyFrom(layers.map((l) => ({ policy: l.source === 'policySettings', file: l.file, raw: l.raw })));
   return Object.freeze({
     rules: Object.freeze(rules),
     defaultMode,
@@ -228,6 +235,8 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     request,
     ignored: Object.freeze(ignored),
     unsupported: Object.freeze(unsupported),
+    modelPolicy: models.policy,
+    typeWarnings: Object.freeze(models.warnings),
     problems: Object.freeze([...input.problems]),
   });
 }

@@ -69,6 +69,11 @@ export const IMPLEMENTED_KEYS: ReadonlySet<string> = new Set([
   'modelSettings',
   'alwaysThinkingEnabled',
   'showThinkingSummaries',
+  // Model restrictions (model/model-allowlist.ts); availableModelsMatch and deniedModels from the policy only.
+  'availableModels',
+  'enforceAvailableModels',
+  'availableModelsMatch',
+  'deniedModels',
   // Handled by the sandbox module (the refusal table below covers it until then).
   'sandbox',
   // agentd runs command hooks only, so no HTTP hook can reach a URL or an environment variable: both lists are
@@ -106,8 +111,6 @@ export const REFUSED_SETTINGS: readonly RefusedSetting[] = [
   { path: ['allowManagedMcpServersOnly'], restrictive: truthy, why: 'agentd has no MCP server allowlist' },
   { path: ['allowedMcpServers'], restrictive: present, why: 'agentd has no MCP server allowlist' },
   { path: ['deniedMcpServers'], restrictive: present, why: 'agentd has no MCP server denylist' },
-  { path: ['enforceAvailableModels'], restrictive: truthy, why: 'agentd does not restrict model choice' },
-  { path: ['availableModels'], restrictive: present, why: 'agentd does not restrict model choice' },
   { path: ['forceLoginMethod'], restrictive: present, why: 'agentd has no login flow to restrict' },
   { path: ['forceLoginOrgUUID'], restrictive: present, why: 'agentd cannot verify the sign-in organization' },
   { path: ['disableSkillShellExecution'], restrictive: truthy, why: 'not implemented' },
@@ -115,6 +118,9 @@ export const REFUSED_SETTINGS: readonly RefusedSetting[] = [
   { path: ['disableCommandPluginSources'], restrictive: truthy, why: 'not implemented' },
   { path: ['disableSideloadFlags'], restrictive: truthy, why: 'not implemented' },
 ];
+
+/** The keys model/model-allowlist.ts reads; the SDK's managedSettings may set them (Claude Code keeps them). */
+export const MODEL_POLICY_KEYS: ReadonlySet<string> = new Set(['availableModels', 'enforceAvailableModels', 'availableModelsMatch', 'deniedModels']);
 
 export function valueAt(obj: unknown, path: readonly string[]): unknown {
   let cur: unknown = obj;
@@ -154,6 +160,9 @@ export function restrictiveOnly(raw: Record<string, unknown>): { kept: Record<st
         else dropped.push(`permissions.${pk}`);
       }
       kept['permissions'] = out;
+    } else if (MODEL_POLICY_KEYS.has(k)) {
+      // Model restrictions: kept whatever their value (a malformed one fails closed in model-allowlist.ts).
+      kept[k] = v;
     } else if (k === 'sandbox' || REFUSED_SETTINGS.some((r) => r.path[0] === k)) {
       // Restrictions of other modules: kept, so the sandbox module (or the refusal) sees them.
       kept[k] = v;

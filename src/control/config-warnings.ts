@@ -15,6 +15,9 @@ export function fileWarningFrame(
       return { type: 'system', subtype: 'informational', content: ev.message, level: 'warning', ...ids };
     case 'settings':
       return { type: 'system', subtype: 'agentd_warning', code: 'settings_file_invalid', message: `${ev.message}; the file was skipped.`, path: ev.path, ...ids };
+    case 'settings_key':
+      // A key honoured with a fail-closed reading (the rest of the file is used).
+      return { type: 'system', subtype: 'agentd_warning', code: 'settings_key_invalid', message: ev.message, path: ev.path, ...ids };
     case 'project':
       return { type: 'system', subtype: 'agentd_warning', code: 'project_file_skipped', message: ev.message, path: ev.path, ...ids };
   }

@@ -2,6 +2,7 @@
 // reply is on its way: an interrupt receipt is written before the turn's result, a mode change's reply before
 // its system/status frame.
 import type { ErrorCode, InitializeRequest, InitializeResponse, McpAuthenticateResponse } from '../../protocol/src/index.js';
+import type { ModelNames } from '../model/model-allowlist.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import type { Session } from '../session/session.js';
 import { type ContextSnapshot, estimateContextUsage } from './context-usage.js';
@@ -16,7 +17,8 @@ export interface HandlerDeps {
   bypassRefusal: string | undefined;
   /** Modes the settings disable (disableBypassPermissionsMode, disableAutoMode), with the file that says so. */
   disabledModes: ReadonlyMap<string, string>;
-  defaultModel: string;
+  /** Model names: resolution and the availableModels restriction (model/model-allowlist.ts). */
+  models: Pick<ModelNames, 'choose'>;
   /** Called when the permission mode changes (the permission layer's state). */
   onPermissionMode: (mode: PermissionModeName) => void;
   mcpStatus: () => Array<{ name: string; status: string }>;
@@ -114,9 +116,12 @@ export function createControlHandlers(d: HandlerDeps): ControlHandlers {
     },
 
     set_model: (req) => {
-      // Any id is accepted: the endpoint decides what exists. null / "default" resets to the launch default.
-      const model = req.model === undefined || req.model === null || req.model === 'default' ? d.defaultModel : req.model;
-      d.session.setModel(model);
+      // Resolved as Claude Code resolves it (aliases, `[1m]`, overrides: model/names.ts); null or "default" is the
+      // default model, not the launch model (measured). Any other id is the endpoint's to judge, unless the
+      // settings' availableModels leaves it out: then Claude Code's refusal, and the model stays.
+      const r = d.models.choose(req.model ?? 'default', d.session.settings.model);
+      if (!r.ok) return { ok: false, code: 'not_allowed', error: r.message };
+      d.session.setModel(r.choice);
       return { ok: true, response: {} };
     },
 

@@ -1,12 +1,14 @@
-// The initialize reply. `models` is never empty (claude-agent-acp uses models[0]); `default` resolves to the
-// launch model, and any other id is accepted by set_model because the endpoint decides what exists.
+// The initialize reply. `models` is never empty (claude-agent-acp uses models[0]): model/model-rows.ts lists them
+// as Claude Code does (`default`, then the aliases, filtered by availableModels).
 import type { InitializeResponse } from '../../protocol/src/index.js';
 import { PROTOCOL_LEVEL } from '../../protocol/src/runtime.js';
+import type { ModelRow } from '../model/model-rows.js';
 import type { PermissionModeName } from '../permissions/modes.js';
 import { CAPABILITIES } from './projector.js';
 
 export interface InitializeInfo {
-  defaultModel: string;
+  /** model/model-rows.ts. */
+  models: ModelRow[];
   currentModel: string;
   permissionMode: PermissionModeName;
   /** Where the credentials come from (names only; cli/credentials.ts). */
@@ -21,25 +23,8 @@ export interface InitializeInfo {
   agents: InitializeResponse['agents'];
 }
 
-const KNOWN_MODELS: Array<{ value: string; displayName: string; description: string }> = [
-  { value: 'claude-opus-5-5', displayName: 'Opus 5.5', description: 'Opus 5.5 · $4/$20 per Mtok' },
-  { value: 'claude-sonnet-4-5', displayName: 'Sonnet 4.5', description: 'Sonnet 4.5 · $3/$15 per Mtok' },
-  { value: 'claude-haiku-4-5', displayName: 'Haiku 4.5', description: 'Haiku 4.5 · $1/$5 per Mtok' },
-];
-
 export function buildInitializeResponse(i: InitializeInfo): InitializeResponse {
-  const models = [
-    {
-      value: 'default',
-      resolvedModel: i.defaultModel,
-      displayName: 'Default (recommended)',
-      description: `Use the default model (currently ${i.defaultModel})`,
-    },
-    ...KNOWN_MODELS.map((m) => ({ ...m, resolvedModel: m.value })),
-  ];
-  if (!models.some((m) => m.value === i.currentModel)) {
-    models.push({ value: i.currentModel, resolvedModel: i.currentModel, displayName: i.currentModel, description: 'Launch model' });
-  }
+  const models = i.models;
   return {
     commands: i.commands,
     agents: i.agents,

@@ -10,6 +10,7 @@
 //    (model/http-fetch.ts) rather than undici (memory, per-request latency) unless a proxy is configured;
 //  - an apiKeyHelper's key is fetched per request (cached by the source) and, on a 401, refreshed and the request
 //    sent once more, as Claude Code re-runs the helper on a 401.
+import { CONTEXT_1M_BETA, baseModelId, wantsOneM } from './names.js';
 import type { NetConfig } from '../net/config.js';
 import { type ModelAuth, authBetas, authHeaders } from './auth.js';
 import { toModelError } from './error-map.js';
@@ -133,9 +134,12 @@ export class AnthropicModelClient implements ModelClient {
   private async send(r: Ready, request: ModelRequest, signal: AbortSignal): Promise<{ ok: true; stream: ModelStream } | { ok: false; error: unknown }> {
     const key = this.auth.kind === 'helper' ? await this.helperKey(signal) : undefined;
     const { betas: requestBetas = [], bedrockBetas, ...rest } = request;
+    // A `[1m]` name (model/names.ts) goes out as its id with the context-1m beta, as Claude Code sends it (the main
+    // loop's request lists it already; a side or compaction request may not).
+    const oneM = wantsOneM(rest.model) && !requestBetas.includes(CONTEXT_1M_BETA);
     // The credential's beta leads unless the request already places it (the main loop lists Claude Code's order).
-    const betas = [...authBetas(this.auth).filter((b) => !requestBetas.includes(b)), ...requestBetas];
-    const body = { ...rest, model: r.mapModel(rest.model), stream: true, ...r.bodyExtra, ...(bedrockBetas && this.opts.provider.kind === 'bedrock' ? { anthropic_beta: bedrockBetas } : {}) };
+    const betas = [...authBetas(this.auth).filter((b) => !requestBetas.includes(b)), ...requestBetas, ...(oneM ? [CONTEXT_1M_BETA] : [])];
+    const body = { ...rest, model: r.mapModel(baseModelId(rest.model)), stream: true, ...r.bodyExtra, ...(bedrockBetas && this.opts.provider.kind === 'bedrock' ? { anthropic_beta: bedrockBetas } : {}) };
     const headers: Record<string, string> = { 'content-type': 'application/json', ...authHeaders(this.auth, key), ...(betas.length ? { 'anthropic-beta': betas.join(',') } : {}) };
     let response: Response;
     try {

@@ -1,6 +1,7 @@
 // Session configuration and the ports the session is built from (implemented by model/, tools/, executor/,
 // permissions/, hooks/, store/ and, for the sink, control/).
 import type { Logger } from '../log/logger.js';
+import type { Provider } from '../model/catalog.js';
 import type { ApiMessage, ModelClient, UserBlock } from '../model/types.js';
 import type { RequestProfile, RequestSettings } from '../model/request-defaults.js';
 import type { PermissionGate, ToolHooks } from '../executor/pipeline.js';
@@ -14,7 +15,10 @@ import type { RetryPolicy } from './retry.js';
 import type { PromptEnvironment, PromptExtras, SystemPromptSpec } from './system-prompt.js';
 
 export interface SessionSettings {
+  /** The resolved model name (model/names.ts): what requests go to, system/init shows and modelUsage keys. */
   model: string;
+  /** `opusplan`: the model requests go to while the permission mode is plan. */
+  planModel?: string | undefined;
   fallbackModel: string | undefined;
   permissionMode: PermissionModeName;
   /**
@@ -48,6 +52,8 @@ export interface SessionOptions {
   history: ApiMessage[];
   /** What SessionStart hooks are told. */
   startSource: 'startup' | 'resume';
+  /** The model provider: prices the models the catalog does not know (session/pricing.ts). */
+  provider?: Provider;
 }
 
 export interface QueuedInput {

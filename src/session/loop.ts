@@ -12,6 +12,7 @@ import type { Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { reasonOf } from '../util/abort.js';
 import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
+import { modelForMode } from '../model/names.js';
 import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
 import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
@@ -37,7 +38,13 @@ export type LoopServices = Pick<
 export type LoopSettings = Pick<
   SessionSettings,
   'model' | 'fallbackModel' | 'request' | 'maxTurns' | 'maxBudgetUsd' | 'jsonSchema'
->;
+> &
+  Partial<Pick<SessionSettings, 'planModel' | 'permissionMode'>>;
+
+/** The model this round goes to: `opusplan`'s Opus while the permission mode is plan, else the session's. */
+function roundModel(s: LoopSettings): string {
+  return modelForMode({ model: s.model, ...(s.planModel !== undefined ? { planModel: s.planModel } : {}) }, s.permissionMode ?? 'default');
+}
 
 export interface AgentLoopParams {
   services: LoopServices;
@@ -268,7 +275,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
         t.apiMs += ms;
       },
       buildRequest,
-      model: settings.model,
+      model: roundModel(settings),
       fallbackModel: settings.fallbackModel,
       emitStreamEvents: p.emitStreamEvents,
       turnCost: t.cost,

@@ -152,7 +152,7 @@ export async function runModelRound(input: RoundContext): Promise<RoundOutcome> 
       if (!acc.stopped) throw new ModelApiError('stream_interrupted', 'The response stream ended before message_stop.');
       if (watchdog) clearTimeout(watchdog);
       rc.addApiMs(deps.now() - started);
-      await recordUsage(rc, acc.model ?? model, acc.usage);
+      await recordUsage(rc, model, acc.usage);
       executor.release();
       const records = await executor.settle();
       return { kind: 'complete', blocks: acc.completedBlocks(), records, stopReason: acc.stopReason, model: acc.model ?? model };
@@ -163,7 +163,7 @@ export async function runModelRound(input: RoundContext): Promise<RoundOutcome> 
       if (turnSignal.aborted) {
         // User interrupt (or shutdown): keep what is real, close the cut message for stream consumers.
         const kept = acc.keptOnAbort();
-        if (acc.started) await recordUsage(rc, acc.model ?? model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, outputTokens(kept.blocks)) });
+        if (acc.started) await recordUsage(rc, model, { ...acc.usage, output_tokens: Math.max(acc.usage.output_tokens, outputTokens(kept.blocks)) });
         if (kept.partialText) {
           await rc.emit({
             type: 'assistant_block',
@@ -181,7 +181,7 @@ export async function runModelRound(input: RoundContext): Promise<RoundOutcome> 
       const error = toModelError(mapError ? mapError(err) : err);
       executor.discard();
       await executor.settle();
-      if (acc.started) await recordUsage(rc, acc.model ?? model, acc.usage);
+      if (acc.started) await recordUsage(rc, model, acc.usage);
       if (error.kind === 'overloaded') overloads++;
       else overloads = 0;
       if (!error.retryable || attempt >= policy.maxAttempts) {
@@ -214,6 +214,10 @@ export async function runModelRound(input: RoundContext): Promise<RoundOutcome> 
   }
 }
 
+/**
+ * Usage is counted under the model name the request was made for (`claude-sonnet-4-5[1m]`, `opusplan`'s Opus), as
+ * Claude Code keys modelUsage: its price and context window are that name's, whatever id the API echoes back.
+ */
 async function recordUsage(rc: RoundContext, model: string, usage: Usage): Promise<void> {
   const before = rc.ledger.totalCostUsd;
   const c = rc.ledger.record(model, usage, rc.turnUsage);

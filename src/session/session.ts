@@ -35,7 +35,7 @@ export class Session {
   private userIdMemo: string | undefined;
   /** The main thread: the conversation and its transcript, kept as one. */
   readonly thread: Thread;
-  readonly ledger = new UsageLedger();
+  readonly ledger: UsageLedger;
   readonly shared: { current: SharedToolContext };
   private readonly queue = new AsyncQueue<QueuedInput>();
   private current: { controller: AbortController; input: QueuedInput } | undefined;
@@ -52,6 +52,7 @@ export class Session {
     readonly settings: SessionSettings,
   ) {
     this.id = opts.sessionId;
+    this.ledger = new UsageLedger(opts.provider);
     this.thread = new Thread({ recorder: deps.recorder, history: opts.history, newUuid: deps.newUuid });
     this.shared = { current: deps.initialShared };
   }
@@ -160,8 +161,10 @@ export class Session {
     );
   }
 
-  setModel(model: string): void {
-    this.settings.model = model;
+  /** A resolved model (model/names.ts): `planModel` is used in plan mode (`opusplan`), else `model`. */
+  setModel(choice: { model: string; planModel?: string | undefined }): void {
+    this.settings.model = choice.model;
+    this.settings.planModel = choice.planModel;
   }
 
   /** set_max_thinking_tokens: undefined leaves a value as it is, null returns it to the start-up one. */

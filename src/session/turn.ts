@@ -126,5 +126,6 @@ export function systemFor(tc: Pick<TurnContext, 'deps' | 'settings' | 'shared'>,
 function withTurnModel(settings: SessionSettings, model: string): SessionSettings {
   const view = Object.create(settings) as SessionSettings;
   Object.defineProperty(view, 'model', { value: model, writable: true, enumerable: true });
+  Object.defineProperty(view, 'planModel', { value: undefined, writable: true, enumerable: true });
   return view;
 }

@@ -4,6 +4,7 @@ import type { Usage } from '../model/types.js';
 import type { ModelUsageTotals, TurnUsage } from './events.js';
 import { contextWindowFor } from './context-window.js';
 import { costUsd, priceFor } from './pricing.js';
+import type { Provider } from '../model/catalog.js';
 
 export function emptyTurnUsage(): TurnUsage {
   return {
@@ -35,6 +36,9 @@ export class UsageLedger {
   private readonly models = new Map<string, ModelUsageTotals>();
   private total = 0;
 
+  /** `provider` prices the models the catalog does not know (session/pricing.ts). */
+  constructor(private readonly provider: Provider = 'firstParty') {}
+
   get totalCostUsd(): number {
     return this.total;
   }
@@ -45,14 +49,15 @@ export class UsageLedger {
     const e1h = usage.cache_creation?.ephemeral_1h_input_tokens ?? 0;
     const e5m = usage.cache_creation?.ephemeral_5m_input_tokens ?? 0;
     const cacheRead = usage.cache_read_input_tokens ?? 0;
-    const { price, basis } = priceFor(model);
-    const cost = costUsd(price, {
+    const price = priceFor(model, this.provider);
+    const cost = costUsd(price.tier, {
       input_tokens: usage.input_tokens,
       output_tokens: usage.output_tokens,
       cache_read_input_tokens: cacheRead,
       ephemeral_1h_input_tokens: e1h,
       ephemeral_5m_input_tokens: e5m,
       other_cache_creation_input_tokens: Math.max(0, cacheCreation - e1h - e5m),
+      web_search_requests: usage.server_tool_use?.web_search_requests ?? 0,
     });
     this.total += cost;
     const m = this.models.get(model) ?? {
@@ -64,7 +69,7 @@ export class UsageLedger {
       costUSD: 0,
       contextWindow: contextWindowFor(model),
       maxOutputTokens: price.maxOutputTokens,
-      costBasis: basis,
+      costBasis: price.basis,
     };
     m.inputTokens += usage.input_tokens;
     m.outputTokens += usage.output_tokens;

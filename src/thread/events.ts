@@ -227,7 +227,7 @@ export type SessionEvent =
    * JSON, a project file (command, skill, agent, plugin hooks, --agents JSON) that cannot be used, a context
    * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds.
    */
-  | { type: 'file_warning'; file: 'settings' | 'project' | 'context'; message: string; path: string }
+  | { type: 'file_warning'; file: 'settings' | 'settings_key' | 'project' | 'context'; message: string; path: string }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
   /** A compaction started (status compacting) or ended (status null, with how it went). */

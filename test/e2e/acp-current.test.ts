@@ -4,7 +4,7 @@
 // initialize, at every new or loaded session and at every prompt (a subcommand agentd answers locally), and sends
 // the control requests generate_session_title (at every new prompt), get_context_usage (at session/new and model
 // switches, for the window size it shows) and remote_control (its /remote-control command).
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ListSessionsResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
@@ -165,19 +165,39 @@ describe('agentd under @agentclientprotocol/claude-agent-acp 0.101.0 (Node 22)',
     const agent = await start(world);
     const { sessionId } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });
 
-    const afterModel = await agent.conn.setSessionConfigOption({ sessionId, configId: 'model', value: 'claude-sonnet-4-5' });
-    expect(afterModel.configOptions.find((o: { id: string }) => o.id === 'model')).toMatchObject({ currentValue: 'claude-sonnet-4-5' });
+    // The picker offers Claude Code's rows (default, opus, fable, sonnet, haiku); `sonnet` is sent as claude-sonnet-5-5.
+    const afterModel = await agent.conn.setSessionConfigOption({ sessionId, configId: 'model', value: 'sonnet' });
+    expect(afterModel.configOptions.find((o: { id: string }) => o.id === 'model')).toMatchObject({ currentValue: 'sonnet' });
     expect(await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'which model are you?' }] })).toMatchObject({ stopReason: 'end_turn' });
-    expect(world.requests().map((r) => r.model)).toEqual(['claude-sonnet-4-5']);
-    // agentd's context window for the new model (get_context_usage after the switch): 200k for Sonnet 4.5.
-    expect(updatesOf(agent, sessionId).filter((u) => u.sessionUpdate === 'usage_update').at(-1)).toMatchObject({ size: 200_000 });
+    expect(world.requests().map((r) => r.model)).toEqual(['claude-sonnet-5-5']);
+    // agentd's context window for the new model (get_context_usage after the switch): 1M for Sonnet 5.5.
+    expect(updatesOf(agent, sessionId).filter((u) => u.sessionUpdate === 'usage_update').at(-1)).toMatchObject({ size: 1_000_000 });
 
     const afterMode = await agent.conn.setSessionConfigOption({ sessionId, configId: 'mode', value: 'acceptEdits' });
     expect(afterMode.configOptions.find((o: { id: string }) => o.id === 'mode')).toMatchObject({ currentValue: 'acceptEdits' });
     expect(await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'write it' }] })).toMatchObject({ stopReason: 'end_turn' });
     expect(agent.permissionRequests).toEqual([]);
     expect(readFileSync(join(world.cwd, 'auto.txt'), 'utf8')).toBe('no questions asked\n');
-    expect(world.requests().map((r) => r.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5', 'claude-sonnet-4-5']);
+    expect(world.requests().map((r) => r.model)).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5', 'claude-sonnet-5-5']);
+    expect(unsupported(agent)).toEqual([]);
+    expect(adapterErrors(agent)).toEqual([]);
+  });
+
+  it('a project whose settings list availableModels: sessions open, exactly those models are offered, and the one picked is sent under Claude Code\'s id', async () => {
+    const world = acpWorld({ rules: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }] }, { adapter: ADAPTER });
+    mkdirSync(join(world.cwd, '.claude'), { recursive: true });
+    writeFileSync(join(world.cwd, '.claude', 'settings.json'), JSON.stringify({ availableModels: ['sonnet', 'haiku'] }));
+    const agent = await start(world);
+    const { sessionId, configOptions } = await agent.conn.newSession({ cwd: world.cwd, mcpServers: [] });
+    const modelOption = (opts: typeof configOptions) => opts?.find((o: { id: string }) => o.id === 'model') as { currentValue: string; options: Array<{ value: string }> } | undefined;
+    const offered = modelOption(configOptions);
+    expect({ current: offered?.currentValue, values: offered?.options.map((o) => o.value) }).toEqual({ current: 'default', values: ['default', 'sonnet', 'haiku'] });
+
+    const after = await agent.conn.setSessionConfigOption({ sessionId, configId: 'model', value: 'haiku' });
+    expect(modelOption(after.configOptions)?.currentValue).toBe('haiku');
+    expect(await agent.conn.prompt({ sessionId, prompt: [{ type: 'text', text: 'which model are you?' }] })).toMatchObject({ stopReason: 'end_turn' });
+    // `haiku` is claude-haiku-5-5 in Claude Code 2.1.330 (test/measure/model-aliases.measure.ts).
+    expect(world.requests().map((r) => r.model)).toEqual(['claude-haiku-5-5']);
     expect(unsupported(agent)).toEqual([]);
     expect(adapterErrors(agent)).toEqual([]);
   });

@@ -232,8 +232,8 @@ describe('subagent tasks through the SDK', () => {
     const req = run.requests()[0];
     expect(req?.system?.[0]?.text).toBe('You are the tester agent.');
     expect((req?.tools ?? []).map((t) => t.name)).toEqual(['Read']);
-    expect(req?.model).toBe('claude-haiku-4-5');
-    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ tools: ['Read'], model: 'claude-haiku-4-5' });
+    expect(req?.model).toBe('claude-haiku-5-5');
+    expect(msgs.find((m) => m.type === 'system' && m.subtype === 'init')).toMatchObject({ tools: ['Read'], model: 'claude-haiku-5-5' });
     expect(msgs.at(-1)).toMatchObject({ subtype: 'success', result: 'As the tester.' });
   });
 });

@@ -12,7 +12,7 @@ describe('a command file’s model', () => {
     const run = scriptedRun({ rules: [{ reply: { content: [{ type: 'text', text: 'ok' }] } }] });
     mkdirSync(join(run.cwd, '.claude', 'commands'), { recursive: true });
     writeFileSync(join(run.cwd, '.claude', 'commands', 'fast.md'), '---\nmodel: haiku\ndescription: quick one\n---\nSay FAST $ARGUMENTS\n');
-    writeFileSync(join(run.cwd, '.claude', 'commands', 'exact.md'), '---\nmodel: claude-opus-4-1\n---\nExact body\n');
+    writeFileSync(join(run.cwd, '.claude', 'commands', 'exact.md'), '---\nmodel: claude-opus-4-6\n---\nExact body\n');
     writeFileSync(join(run.cwd, '.claude', 'commands', 'same.md'), '---\nmodel: inherit\n---\nSame body\n');
     const input = promptChannel();
     const results: SDKMessage[] = [];
@@ -22,12 +22,13 @@ describe('a command file’s model', () => {
     });
     for (const p of ['/fast now', 'plain after it', '/exact', '/same']) input.push(p);
     await done;
-    expect(run.requests().map((r) => r.model)).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5']);
+    // `haiku` is Claude Code 2.1.330's claude-haiku-5-5 (test/measure/model-aliases.measure.ts); an id as typed.
+    expect(run.requests().map((r) => r.model)).toEqual(['claude-haiku-5-5', 'claude-sonnet-4-5', 'claude-opus-4-6', 'claude-sonnet-4-5']);
     expect(results.map((r) => (r.type === 'result' ? [r.subtype, Object.keys(r.modelUsage).sort()] : null))).toEqual([
-      ['success', ['claude-haiku-4-5']],
-      ['success', ['claude-haiku-4-5', 'claude-sonnet-4-5']],
-      ['success', ['claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5']],
-      ['success', ['claude-haiku-4-5', 'claude-opus-4-1', 'claude-sonnet-4-5']],
+      ['success', ['claude-haiku-5-5']],
+      ['success', ['claude-haiku-5-5', 'claude-sonnet-4-5']],
+      ['success', ['claude-haiku-5-5', 'claude-opus-4-6', 'claude-sonnet-4-5']],
+      ['success', ['claude-haiku-5-5', 'claude-opus-4-6', 'claude-sonnet-4-5']],
     ]);
   }, 60_000);
 });

@@ -21,6 +21,9 @@ import { buildInitializeResponse } from '../../src/control/initialize.js';
 import { helpText } from '../../src/cli/help.js';
 import { type HookCallbackPort, HookRunner } from '../../src/hooks/runner.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { ModelNames, NO_MODEL_POLICY } from '../../src/model/model-allowlist.js';
+import { modelRows } from '../../src/model/model-rows.js';
+import { FIRST_PARTY_ENV } from '../../src/model/names.js';
 import { ROOT } from '../support/daemon.js';
 import { type SessionHarness, sessionHarness } from '../support/session-harness.js';
 
@@ -166,7 +169,7 @@ function handlersOver(harness: SessionHarness): ReturnType<typeof createControlH
     initialize: () => initializeAnswer(),
     bypassRefusal: undefined,
     disabledModes: new Map(),
-    defaultModel: 'claude-test',
+    models: new ModelNames(FIRST_PARTY_ENV, NO_MODEL_POLICY),
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
     reloadSkills: () => [],
@@ -184,7 +187,7 @@ function handlersOver(harness: SessionHarness): ReturnType<typeof createControlH
 }
 
 function initializeAnswer(): ReturnType<typeof buildInitializeResponse> {
-  return buildInitializeResponse({ defaultModel: 'claude-test', currentModel: 'claude-test', permissionMode: 'default', account: { apiProvider: 'firstParty' }, hooksApplied: true, agentdVersion: '0.0.0', busy: false, commands: [], agents: [] });
+  return buildInitializeResponse({ models: modelRows(new ModelNames(FIRST_PARTY_ENV, NO_MODEL_POLICY), 'claude-test'), currentModel: 'claude-test', permissionMode: 'default', account: { apiProvider: 'firstParty' }, hooksApplied: true, agentdVersion: '0.0.0', busy: false, commands: [], agents: [] });
 }
 
 /**

@@ -1,5 +1,7 @@
 // The Agent tool's own rules: which tools a subagent gets, which model, what it refuses, and how a failing
 // subagent is reported (the nested loop itself is tested in test/unit/session/nested-loop.test.ts).
+import { ModelNames, NO_MODEL_POLICY } from '../../../src/model/model-allowlist.js';
+import { FIRST_PARTY_ENV } from '../../../src/model/names.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../support/wait.js';
 import * as z from 'zod/mini';
@@ -50,6 +52,7 @@ function agentToolWith(r: Rig, over: Partial<Parameters<typeof createAgentTool>[
     run: async () => ({ result: result({}), thread: emptyThread() }),
     parentTools: () => PARENT,
     parentModel: () => 'claude-parent',
+    resolveModel: (name) => new ModelNames(FIRST_PARTY_ENV, NO_MODEL_POLICY).forTask(name, () => undefined),
     system: (prompt) => [{ type: 'text', text: prompt }],
     newAgentId: () => 'a1',
     forwardText: () => false,
@@ -79,9 +82,23 @@ describe('the Agent tool', () => {
     await t.call({ description: 'd', prompt: 'p', subagent_type: 'a', model: 'sonnet' }, ctx);
     expect(specs.map((s) => [s.settings.model, s.parentToolUseId, s.forwardText])).toEqual([
       ['claude-parent', 'toolu_1', false],
-      ['claude-haiku-4-5', 'toolu_1', false],
-      ['claude-sonnet-4-5', 'toolu_1', false],
+      ['claude-haiku-5-5', 'toolu_1', false],
+      ['claude-sonnet-5-5', 'toolu_1', false],
     ]);
+  });
+
+  it('a model availableModels leaves out runs the subagent on the parent model (Claude Code 2.1.330, measured)', async () => {
+    const specs: NestedLoopSpec[] = [];
+    const refused: string[] = [];
+    const names = new ModelNames(FIRST_PARTY_ENV, { available: ['sonnet'], enforce: false, exact: false, denied: [] });
+    const t = agentToolWith(rig(), {
+      agents: () => [def({ name: 'a', model: 'opus-4-6' })],
+      run: async (spec) => (specs.push(spec), { result: result({ resultText: 'ok' }), thread: emptyThread() }),
+      resolveModel: (name) => names.forTask(name, (n) => refused.push(n)),
+    });
+    await t.call({ description: 'd', prompt: 'p', subagent_type: 'a' }, ctx);
+    await t.call({ description: 'd', prompt: 'p', subagent_type: 'a', model: 'sonnet' }, ctx);
+    expect({ models: specs.map((s) => s.settings.model), refused }).toEqual({ models: ['claude-parent', 'claude-sonnet-5-5'], refused: ['opus-4-6'] });
   });
 
   it('refuses isolation and unknown agent types with a message the model can act on', async () => {

@@ -104,12 +104,31 @@ describe('resolveConfig: precedence', () => {
 
   it('model: --model > ANTHROPIC_MODEL (the settings env counts as environment) > settings model > default', () => {
     const f = fixture({ user: { model: 'm-settings' } });
-    expect(resolve(f).config.model).toEqual({ initial: 'm-settings', launchDefault: 'm-settings' });
-    expect(resolve(f, {}, { ANTHROPIC_MODEL: 'm-env' }).config.model).toEqual({ initial: 'm-env', launchDefault: 'm-env' });
-    expect(resolve(f, { model: 'm-flag' }, { ANTHROPIC_MODEL: 'm-env' }).config.model).toEqual({ initial: 'm-flag', launchDefault: 'm-flag' });
+    const initial = (r: ReturnType<typeof resolve>): unknown => r.config.model.initial;
+    expect(initial(resolve(f))).toEqual({ model: 'm-settings' });
+    expect(initial(resolve(f, {}, { ANTHROPIC_MODEL: 'm-env' }))).toEqual({ model: 'm-env' });
+    expect(initial(resolve(f, { model: 'm-flag' }, { ANTHROPIC_MODEL: 'm-env' }))).toEqual({ model: 'm-flag' });
     const g = fixture({ user: { env: { ANTHROPIC_MODEL: 'm-user-env' }, model: 'm-settings' } });
-    expect(resolve(g, {}, { ANTHROPIC_MODEL: 'm-env' }).config.model).toEqual({ initial: 'm-user-env', launchDefault: 'm-user-env' });
-    expect(resolve(fixture()).config.model).toEqual({ initial: 'claude-opus-5-5', launchDefault: 'claude-opus-5-5' });
+    expect(initial(resolve(g, {}, { ANTHROPIC_MODEL: 'm-env' }))).toEqual({ model: 'm-user-env' });
+    expect(initial(resolve(fixture()))).toEqual({ model: 'claude-opus-5-5' });
+    // Each resolved as Claude Code resolves it (model/names.ts); ANTHROPIC_DEFAULT_MODEL is what `default` means.
+    expect(initial(resolve(fixture({ user: { model: 'opusplan' } }), { model: 'sonnet' }))).toEqual({ model: 'claude-sonnet-5-5' });
+    expect(initial(resolve(fixture({ user: { model: 'opusplan' } })))).toEqual({ model: 'claude-sonnet-5-5', planModel: 'claude-opus-5-5' });
+    expect(initial(resolve(fixture(), {}, { ANTHROPIC_DEFAULT_MODEL: 'haiku' }))).toEqual({ model: 'claude-haiku-5-5' });
+    expect(initial(resolve(fixture({ user: { model: 'sonnet' } }), {}, { ANTHROPIC_DEFAULT_MODEL: 'haiku' }))).toEqual({ model: 'claude-sonnet-5-5' });
+  });
+
+  it('model: a name availableModels leaves out gives way to the default (said once); enforce makes the default a listed one', () => {
+    const r = resolve(fixture({ user: { availableModels: ['sonnet'] } }), { model: 'haiku' });
+    expect({ initial: r.config.model.initial, refused: r.config.model.refused, ignored: r.config.ignored }).toEqual({
+      initial: { model: 'claude-opus-5-5' },
+      refused: { name: 'haiku', from: '--model' },
+      ignored: [],
+    });
+    expect(resolve(fixture({ project: { availableModels: ['sonnet'], enforceAvailableModels: true } }), {}, { ANTHROPIC_MODEL: 'haiku' }).config.model.initial).toEqual({ model: 'claude-sonnet-5-5' });
+    // deniedModels (policy only): the default steps down; with nothing left the start-up is refused, as Claude Code.
+    expect(resolve(fixture({ managed: { deniedModels: ['claude-opus-5-5'] } })).config.model.initial).toEqual({ model: 'claude-opus-5' });
+    expect(() => resolve(fixture({ managed: { deniedModels: ['opus', 'sonnet', 'haiku'] } }))).toThrow(new StartupError('models_all_denied', "The managed settings' deniedModels block the default model and every model it steps down to; no model is left to start on (Claude Code does not start either)."));
   });
 
   it('permissions: rules from every layer then the flags; the mode from the flag, else the highest layer', () => {

@@ -7,6 +7,9 @@ import type { ContextSnapshot } from '../../../src/control/context-usage.js';
 import { estimateContextUsage } from '../../../src/control/context-usage.js';
 import { type HandlerDeps, createControlHandlers } from '../../../src/control/handlers.js';
 import { localSessionTitle } from '../../../src/control/session-title.js';
+import { ModelNames, NO_MODEL_POLICY } from '../../../src/model/model-allowlist.js';
+import { modelRows } from '../../../src/model/model-rows.js';
+import { FIRST_PARTY_ENV } from '../../../src/model/names.js';
 import { type SessionHarness, sessionHarness } from '../../support/session-harness.js';
 
 const harnesses: SessionHarness[] = [];
@@ -22,10 +25,10 @@ function handlers(over: Partial<HandlerDeps> = {}): { h: ReturnType<typeof creat
   const persisted: string[] = [];
   const h = createControlHandlers({
     session: harness.session,
-    initialize: () => buildInitializeResponse({ defaultModel: 'claude-test', currentModel: 'claude-test', permissionMode: 'default', account: { apiKeySource: 'none', tokenSource: 'none', apiProvider: 'firstParty' }, hooksApplied: false, agentdVersion: '0.0.0', busy: false, commands: [], agents: [] }),
+    initialize: () => buildInitializeResponse({ models: modelRows(new ModelNames(FIRST_PARTY_ENV, NO_MODEL_POLICY), 'claude-test'), currentModel: 'claude-test', permissionMode: 'default', account: { apiKeySource: 'none', tokenSource: 'none', apiProvider: 'firstParty' }, hooksApplied: false, agentdVersion: '0.0.0', busy: false, commands: [], agents: [] }),
     bypassRefusal: 'Cannot set permission mode to bypassPermissions because the session was not launched with --allow-dangerously-skip-permissions or --dangerously-skip-permissions.',
     disabledModes: new Map(),
-    defaultModel: 'claude-test',
+    models: new ModelNames(FIRST_PARTY_ENV, NO_MODEL_POLICY),
     onPermissionMode: () => undefined,
     mcpStatus: () => [],
     reloadSkills: () => [],

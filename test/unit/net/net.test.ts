@@ -50,7 +50,9 @@ describe('model ids per provider (Claude Code 2.1.330\'s catalog)', () => {
   it.each([
     ['claude-sonnet-4-5', 'bedrock', 'us', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'],
     ['claude-sonnet-4-5-20250929', 'bedrock', 'eu', 'eu.anthropic.claude-sonnet-4-5-20250929-v1:0'],
-    ['us.anthropic.claude-opus-4-6-v1', 'bedrock', 'apac', 'apac.anthropic.claude-opus-4-6-v1'],
+    // An id with a region prefix is sent as typed (Claude Code 2.1.330, measured).
+    ['us.anthropic.claude-opus-4-6-v1', 'bedrock', 'apac', 'us.anthropic.claude-opus-4-6-v1'],
+    ['anthropic.claude-opus-4-6-v1', 'bedrock', 'apac', 'apac.anthropic.claude-opus-4-6-v1'],
     ['arn:aws:bedrock:us-east-1:123:application-inference-profile/abc', 'bedrock', 'us', 'arn:aws:bedrock:us-east-1:123:application-inference-profile/abc'],
     ['claude-haiku-4-5', 'vertex', 'us', 'claude-haiku-4-5@20251001'],
     ['claude-3-5-sonnet-20241022', 'vertex', 'us', 'claude-3-5-sonnet-v2@20241022'],

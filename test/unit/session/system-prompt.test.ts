@@ -54,16 +54,19 @@ describe('system prompt', () => {
 });
 
 describe('context windows', () => {
-  it('one table; [1m] and the 1M beta select the extended window where a model has one', () => {
+  it('the catalog\'s windows; [1m] is 1M, the 1M beta where the model takes it; an unknown model 1M (Claude Code 2.1.330, measured)', () => {
     expect([
       contextWindowFor('claude-opus-5-5'),
+      contextWindowFor('claude-sonnet-5-5'),
       contextWindowFor('claude-sonnet-4-5'),
+      contextWindowFor('claude-opus-4-6'),
       contextWindowFor('claude-sonnet-4-5[1m]'),
       contextWindowFor('claude-sonnet-4-5-20250929', [CONTEXT_1M_BETA]),
+      contextWindowFor('claude-haiku-4-5', [CONTEXT_1M_BETA]),
       contextWindowFor('claude-haiku-4-5[1m]'),
+      contextWindowFor('us.anthropic.claude-sonnet-4-5-20250929-v1:0'),
       contextWindowFor('some-sonnet-like'),
-      contextWindowFor('gpt-x'),
-    ]).toEqual([1_000_000, 200_000, 1_000_000, 1_000_000, 200_000, 200_000, 200_000]);
+    ]).toEqual([1_000_000, 1_000_000, 200_000, 200_000, 1_000_000, 1_000_000, 200_000, 1_000_000, 200_000, 1_000_000]);
     expect(baseModelId('claude-sonnet-4-5[1m]')).toBe('claude-sonnet-4-5');
   });
 });
