@@ -8,6 +8,7 @@ import type { PermissionRule } from '../permissions/rules.js';
 import { type CommandSandbox, createCommandSandbox } from '../tools/sandbox/runtime.js';
 import { placeCommand } from '../tools/sandbox/policy.js';
 import { resolveSandboxSettings } from '../tools/sandbox/settings.js';
+import { managedDomainsOnly } from '../tools/sandbox/managed.js';
 import { type RipgrepChoice, findRipgrep } from '../tools/ripgrep.js';
 import { type CliOptions, StartupError } from './options.js';
 import { startupFailure } from './startup-failure.js';
@@ -20,14 +21,18 @@ export interface SandboxSetup {
   autoAllow?: (input: Record<string, unknown>, command: CommandSegments) => boolean;
 }
 
-/** The hosts of `WebFetch(domain:…)` allow rules: Claude Code lets sandboxed commands reach them too. */
-export function webFetchAllowedDomains(rules: readonly PermissionRule[]): string[] {
-  return rules.filter((r) => r.behavior === 'allow' && r.toolName === 'WebFetch' && r.ruleContent?.startsWith('domain:')).map((r) => (r.ruleContent ?? '').slice('domain:'.length).trim()).filter(Boolean);
+/** The hosts of `WebFetch(domain:…)` allow rules: Claude Code lets sandboxed commands reach them too (only
+ *  those of managed rules while managed settings set allowManagedDomainsOnly). */
+export function webFetchAllowedDomains(rules: readonly PermissionRule[], managedOnly = false): string[] {
+  return rules
+    .filter((r) => r.behavior === 'allow' && r.toolName === 'WebFetch' && r.ruleContent?.startsWith('domain:') && (!managedOnly || r.source === 'policySettings'))
+    .map((r) => (r.ruleContent ?? '').slice('domain:'.length).trim())
+    .filter(Boolean);
 }
 
 /** `ripgrep`: how to find the rg the runtime scans with (USE_BUILTIN_RIPGREP and agentd's PATH; tools/ripgrep.ts). */
 export function setUpCommandSandbox(merged: unknown, rules: readonly PermissionRule[], logger: Logger, ripgrep: RipgrepChoice): SandboxSetup {
-  const r = resolveSandboxSettings(merged, webFetchAllowedDomains(rules));
+  const r = resolveSandboxSettings(merged, webFetchAllowedDomains(rules, managedDomainsOnly(merged)));
   if (!r.ok) throw new StartupError('sandbox_settings_invalid', r.message);
   if (!r.settings) return { sandbox: undefined, gate: Promise.resolve(undefined) };
   const settings = r.settings;

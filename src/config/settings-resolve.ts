@@ -15,7 +15,7 @@
 //  - both: `env` reaches tools, hooks and MCP servers, but not variables that change which code runs (PATH,
 //    LD_PRELOAD, BASH_ENV, NODE_OPTIONS, GIT_*…) nor agentd's own configuration (ANTHROPIC_*, CLAUDE_*, AGENTD_*).
 // Deny and ask rules, and the other modes, only restrict and are always honoured.
-import { mergeSandboxBlocks } from '../tools/sandbox/settings.js';
+import { type SandboxLayer, mergeSandboxBlocks } from '../tools/sandbox/settings.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
 import { type ModelPolicy, type SettingsTypeWarning, modelPolicyFrom } from '../model/model-allowlist.js';
@@ -84,6 +84,8 @@ export function envNameRefusedFromRepo(name: string): boolean {
   );
 }
 
+const SANDBOX_SOURCE: Record<LayerSource, SandboxLayer['source']> = { userSettings: 'user', projectSettings: 'project', localSettings: 'project', flagSettings: 'flag', policySettings: 'policy' };
+
 const LAYER_ORDER: Record<LayerSource, number> = { userSettings: 0, projectSettings: 1, localSettings: 2, flagSettings: 3, policySettings: 4 };
 
 export function resolveSettings(input: { layers: readonly SettingsLayer[]; problems: readonly SettingsProblem[]; trust: Readonly<Record<string, string>>; warnRule: (rule: string, file: string) => void }): ResolvedSettings {
@@ -123,7 +125,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
   let apiKeyHelper: ResolvedSettings['apiKeyHelper'];
   let includeCoAuthoredBy: boolean | undefined;
   let cleanupPeriodDays: number | undefined;
-  const sandboxLayers: Array<{ block: unknown; trusted: boolean }> = [];
+  const sandboxLayers: Array<SandboxLayer & { file: string }> = [];
   // Hooks: disableAllHooks in a non-policy layer turns off the hooks of non-policy layers only.
   const userNoHooks = layers.some((l) => l.source !== 'policySettings' && l.data.disableAllHooks === true);
 
@@ -203,15 +205,17 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
       if (Number.isInteger(s.cleanupPeriodDays) && s.cleanupPeriodDays >= 1) cleanupPeriodDays = s.cleanupPeriodDays;
       else input.warnRule(`cleanupPeriodDays ${s.cleanupPeriodDays} (must be a positive integer)`, l.file);
     }
-    if (l.raw['sandbox'] !== undefined) {
-      // Lists combined across layers; a repository's file can only tighten (tools/sandbox/settings.ts).
-      sandboxLayers.push({ block: l.raw['sandbox'], trusted });
-      const checked = mergeSandboxBlocks([{ block: l.raw['sandbox'], trusted }]);
-      for (const what of checked.ignored) ignore(what);
-      // A value of the wrong type: said with the file, never a stop (tools/sandbox/credentials.ts).
-      for (const what of checked.invalid) input.warnRule(what, l.file);
-    }
+    if (l.raw['sandbox'] !== undefined) sandboxLayers.push({ block: l.raw['sandbox'], source: SANDBOX_SOURCE[l.source], trusted, file: l.file });
   }
+  // Lists combined across layers; a repository's file can only tighten; the managed locks bind the layers below
+  // (tools/sandbox/settings.ts, managed.ts).
+  const sandbox = mergeSandboxBlocks(sandboxLayers);
+  sandbox.layers.forEach((r, i) => {
+    const file = sandboxLayers[i]?.file ?? '';
+    for (const what of r.ignored) ignored.push({ file, what });
+    // A value of the wrong type: said with the file, never a stop (tools/sandbox/credentials.ts, managed.ts).
+    for (const what of r.invalid) input.warnRule(what, file);
+  });
   const request = requestSettingsFrom(layers, input.warnRule, (key, file) => void unsupported.push({ file, key }));
   // Model restrictions only restrict: honoured from every layer, the repository's files included (as Claude Code).
   const models = modelPolicyFrom(layers.map((l) => ({ policy: l.source === 'policySettings', file: l.file, raw: l.raw })));
@@ -231,7 +235,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     disabledModes,
     denyInsteadOfPrompting,
     managedRulesOnly,
-    sandbox: mergeSandboxBlocks(sandboxLayers).merged,
+    sandbox: sandbox.merged,
     request,
     ignored: Object.freeze(ignored),
     unsupported: Object.freeze(unsupported),

@@ -2,6 +2,7 @@
 // key: each top-level key is implemented, handed to another module, known-and-ignored (logged once with its
 // file), or a security setting agentd cannot honour (refused at start-up: nothing fails open).
 import * as z from 'zod/mini';
+import { restrictiveSandbox } from '../tools/sandbox/managed.js';
 
 const CommandHook = z.lazy(() => z.looseObject({
   type: z.optional(z.string()),
@@ -163,7 +164,12 @@ export function restrictiveOnly(raw: Record<string, unknown>): { kept: Record<st
     } else if (MODEL_POLICY_KEYS.has(k)) {
       // Model restrictions: kept whatever their value (a malformed one fails closed in model-allowlist.ts).
       kept[k] = v;
-    } else if (k === 'sandbox' || REFUSED_SETTINGS.some((r) => r.path[0] === k)) {
+    } else if (k === 'sandbox') {
+      // The sandbox's restrictions: kept for the sandbox module, without what would loosen it (managed.ts).
+      const sb = restrictiveSandbox(v);
+      kept[k] = sb.kept;
+      dropped.push(...sb.dropped);
+    } else if (REFUSED_SETTINGS.some((r) => r.path[0] === k)) {
       // Restrictions of other modules: kept, so the sandbox module (or the refusal) sees them.
       kept[k] = v;
     } else dropped.push(k);

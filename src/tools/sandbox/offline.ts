@@ -12,7 +12,8 @@
 //    shell lines before the command that start the relays and wait for them; the seccomp helper line (or the
 //    command) is kept word for word, with every bubblewrap option;
 //  - the proxy would refuse every request anyway: with `allowedDomains` empty, no external proxy port, no
-//    per-command lists and no ask callback (agentd registers neither; its settings are fixed at start-up), the
+//    per-command lists and no ask callback that can allow (agentd registers no lists and at most one that always
+//    refuses, under managed allowManagedDomainsOnly; its settings are fixed at start-up), the
 //    runtime's filter (sandbox-manager.js, filterNetworkRequest) denies every host. So no command could ever
 //    have been given more through the relays, and the caller must only ask for this under those conditions.
 // The environment is kept as the runtime set it (TMPDIR, SANDBOX_RUNTIME and the proxy variables): a client that

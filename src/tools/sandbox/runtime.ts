@@ -13,7 +13,9 @@
 //  - `credentials`: files it cannot read and variables it does not get, or sees masked (a sentinel the proxy
 //    swaps for the real value on the way out to the allowed hosts); `network.tlsTerminate`: the proxy terminates
 //    TLS with a CA the command trusts (credentials.ts).
-// A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth).
+// A command the shell analyser alone approved (read-only) gets no write access at all (defence in depth), even
+// under `filesystem.disabled` (which otherwise leaves sandboxed commands the host's filesystem unconfined).
+// Under managed `allowManagedDomainsOnly`, a host off the list is refused with Claude Code's reason.
 // The runtime scans the working directory with ripgrep: the rg tools/ripgrep.ts finds (the one agentd ships
 // first), unless a settings file the host wrote names one (`sandbox.ripgrep`).
 import { homedir, platform } from 'node:os';
@@ -103,9 +105,9 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
   const load = opts.load ?? (() => import('@anthropic-ai/sandbox-runtime'));
   const cache = createWrapCache();
   // No host can ever be let through the proxy: none allowed, no external proxy deciding instead, and agentd gives
-  // the runtime no ask callback, no per-command lists and no configuration update (the settings are fixed at
-  // start-up). Then the relays to the proxy carry nothing, and commands run without them (offline.ts; bubblewrap's
-  // invocation, so Linux only).
+  // the runtime no ask callback that could allow one (refuseUnmanagedHost never does), no per-command lists and no
+  // configuration update (the settings are fixed at start-up). Then the relays to the proxy carry nothing, and
+  // commands run without them (offline.ts; bubblewrap's invocation, so Linux only).
   const socat = s.socatPath ?? 'socat';
   const offline = platform() === 'linux' && s.network.allowedDomains.length === 0 && s.network.httpProxyPort === undefined && s.network.socksProxyPort === undefined && BARE_WORD.test(socat);
   let offlineShapeWarned = false;
@@ -156,7 +158,7 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
     ...(ripgrep ? { ripgrep } : {}),
     // Its default, named so that the wrap cache fingerprints the same depth the runtime walks.
     mandatoryDenySearchDepth: MANDATORY_DENY_SEARCH_DEPTH,
-    filesystem: { denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, allowWrite: s.filesystem.allowWrite, denyWrite: s.filesystem.denyWrite },
+    filesystem: { denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, allowWrite: s.filesystem.allowWrite, denyWrite: s.filesystem.denyWrite, ...(s.filesystem.disabled ? { disabled: true } : {}) },
     ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
     ...(s.allowNestedUserNamespaces !== undefined ? { allowNestedUserNamespaces: s.allowNestedUserNamespaces } : {}),
     ...(s.bwrapPath !== undefined ? { bwrapPath: s.bwrapPath } : {}),
@@ -181,7 +183,7 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
           const ns = await namespaceProbe(s.bwrapPath ?? 'bwrap', s.enableWeakerNestedSandbox === true);
           if (ns !== undefined) return { state: 'unavailable', reason: ns };
           for (const w of deps.warnings) opts.logger?.warn({ warning: w }, 'sandbox runtime');
-          await m.initialize(config(rg));
+          await m.initialize(config(rg), s.network.allowManagedDomainsOnly ? refuseUnmanagedHost : undefined);
           return { state: 'active' };
         } catch (e) {
           return { state: 'unavailable', reason: e instanceof Error ? e.message : String(e) };
@@ -194,7 +196,8 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
       const rt = runtime;
       const dirs = req.readOnly ? [] : [...req.writableDirs, ...s.filesystem.allowWrite];
       const allowWrite = [...dirs, ...req.writableFiles];
-      const custom = { filesystem: { allowWrite, denyWrite: s.filesystem.denyWrite, denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead } };
+      // The runtime takes `disabled` from a per-command filesystem (false when absent): a read-only command keeps its rules.
+      const custom = { filesystem: { allowWrite, denyWrite: s.filesystem.denyWrite, denyRead: s.filesystem.denyRead, allowRead: s.filesystem.allowRead, disabled: s.filesystem.disabled === true && !req.readOnly } };
       active++;
       const me = { overlapped: live.size > 0 };
       for (const other of live) other.overlapped = true;
@@ -242,6 +245,16 @@ export function createCommandSandbox(opts: CommandSandboxOptions): CommandSandbo
     },
   };
 }
+
+/**
+ * The runtime's question for a host on no list, under managed allowManagedDomainsOnly: always no, with the reason
+ * Claude Code 2.1.330 gives the model in `<sandbox_violations>` (measured). It never allows, so a session with no
+ * host allowed still runs without the proxy relays (offline.ts).
+ */
+const refuseUnmanagedHost = async (): Promise<{ allow: false; reason: string }> => ({
+  allow: false,
+  reason: "the organization's managed allowlist does not include this host, and only managed settings can add it",
+});
 
 const shippedOnly = (): Promise<Ripgrep | undefined> => findRipgrep({ preferSystem: false, path: undefined });
 

@@ -1,17 +1,21 @@
 // The `sandbox` block of Claude Code's settings (what the SDK's `sandbox` option becomes inside `--settings`),
 // read into what agentd enforces. `resolveSandboxSettings` is the one reader: it takes the merged block (the
-// settings layers merged by the caller) and returns the command sandbox's configuration, nothing when the
+// settings layers merged by mergeSandboxBlocks) and returns the command sandbox's configuration, nothing when the
 // sandbox is off, or an error for a value agentd cannot honour (nothing fails open). `credentials`,
-// `network.tlsTerminate` and `ripgrep` are checked layer by layer as they are merged (credentials.ts): a value of
-// the wrong type there is a warning naming the file, not a stop.
+// `network.tlsTerminate` and `ripgrep` (credentials.ts) and the keys whose meaning depends on the layer —
+// `network.allowManagedDomainsOnly`, `filesystem.allowManagedReadPathsOnly`, `filesystem.disabled` (managed.ts) —
+// are checked layer by layer as they are merged: a value of the wrong type there is a warning naming the file,
+// not a stop.
 import * as z from 'zod/mini';
 import { type LayerReport, type SandboxCredentials, type TlsTerminate, checkCredentials, checkTlsTerminate, settleCredentials } from './credentials.js';
+import { type SandboxLayerSource, applyManagedKeys, managedLocks } from './managed.js';
 
 const strings = z.lazy(() => z.optional(z.array(z.string())));
 const flag = z.lazy(() => z.optional(z.boolean()));
 
-/** The keys agentd reads; unknown ones are ignored (the SDK's schema is loose too), security ones are refused below.
- *  credentials, network.tlsTerminate and ripgrep are checked by hand (checkLayer), entry by entry. */
+/** The keys agentd reads; unknown ones are ignored (the SDK's schema is loose too). credentials,
+ *  network.tlsTerminate and ripgrep are checked by hand (checkLayer), entry by entry; the managed locks and
+ *  filesystem.disabled by managed.ts, which leaves them booleans. */
 export const SandboxSettingsSchema = z.lazy(() => z.looseObject({
   enabled: flag,
   failIfUnavailable: flag,
@@ -23,6 +27,7 @@ export const SandboxSettingsSchema = z.lazy(() => z.looseObject({
       allowedDomains: strings,
       deniedDomains: strings,
       strictAllowlist: flag,
+      allowManagedDomainsOnly: flag,
       allowUnixSockets: strings,
       allowAllUnixSockets: flag,
       allowLocalBinding: flag,
@@ -39,6 +44,7 @@ export const SandboxSettingsSchema = z.lazy(() => z.looseObject({
       denyWrite: strings,
       denyRead: strings,
       allowRead: strings,
+      allowManagedReadPathsOnly: flag,
       disabled: flag,
     }),
   ),
@@ -61,6 +67,8 @@ export interface CommandSandboxSettings {
     allowedDomains: string[];
     deniedDomains: string[];
     strictAllowlist?: boolean;
+    /** Managed settings allow only their own hosts (managed.ts): a host off the list is refused with Claude Code's reason. */
+    allowManagedDomainsOnly?: true;
     allowUnixSockets?: string[];
     allowAllUnixSockets?: boolean;
     allowLocalBinding?: boolean;
@@ -69,7 +77,8 @@ export interface CommandSandboxSettings {
     /** The proxy terminates TLS (credentials.ts): from a file the host wrote only. */
     tlsTerminate?: TlsTerminate;
   };
-  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[] };
+  /** `disabled`: no filesystem rules for sandboxed commands (the network stays confined; managed.ts says who may set it). */
+  filesystem: { allowWrite: string[]; denyWrite: string[]; denyRead: string[]; allowRead: string[]; disabled?: true };
   /** Files and variables sandboxed commands may not read, or see masked (credentials.ts). */
   credentials?: SandboxCredentials;
   /** The rg the runtime scans with, as a file the host wrote names it; otherwise tools/ripgrep.ts finds one. */
@@ -89,12 +98,6 @@ export interface RipgrepCommand {
 /** `notes`: what the merged credentials lost to a deny of the same thing (settleCredentials), for the log. */
 export type SandboxSettingsResult = { ok: true; settings: CommandSandboxSettings | undefined; notes?: string[] } | { ok: false; message: string };
 
-/** Security-relevant keys agentd does not implement: refused when the sandbox is on, never silently dropped. */
-const UNSUPPORTED: ReadonlyArray<{ path: readonly string[]; why: string }> = [
-  { path: ['filesystem', 'allowManagedReadPathsOnly'], why: 'managed read paths are not implemented' },
-  { path: ['network', 'allowManagedDomainsOnly'], why: 'managed domain lists are not implemented' },
-];
-
 function at(v: unknown, path: readonly string[]): unknown {
   let cur = v;
   for (const k of path) {
@@ -107,7 +110,8 @@ function at(v: unknown, path: readonly string[]): unknown {
 /**
  * The one reader of the `sandbox` settings. `merged` is the block after the settings layers were merged
  * (undefined when no layer has one); `extraAllowedDomains` are the hosts of `WebFetch(domain:…)` allow rules,
- * which Claude Code adds to the sandbox's network allow-list.
+ * which Claude Code adds to the sandbox's network allow-list (under allowManagedDomainsOnly, the caller passes
+ * those of managed rules only: managed.ts managedDomainsOnly).
  */
 export function resolveSandboxSettings(merged: unknown, extraAllowedDomains: readonly string[] = []): SandboxSettingsResult {
   if (merged === undefined || merged === null) return { ok: true, settings: undefined };
@@ -122,10 +126,6 @@ export function resolveSandboxSettings(merged: unknown, extraAllowedDomains: rea
   }
   const s = r.data;
   if (s.enabled !== true) return { ok: true, settings: undefined };
-  for (const u of UNSUPPORTED) {
-    if (at(s, u.path) !== undefined) return { ok: false, message: `sandbox.${u.path.join('.')} is set, but agentd cannot honour it (${u.why}); remove it or run Claude Code.` };
-  }
-  if (s.filesystem?.disabled === true) return { ok: false, message: 'sandbox.filesystem.disabled is set, but agentd always confines writes when the sandbox is on; remove it.' };
   const net = s.network ?? {};
   const fs = s.filesystem ?? {};
   // Checked again (as for the layers: merged ones come out as they went in); a direct caller's problems are notes.
@@ -152,6 +152,7 @@ export function resolveSandboxSettings(merged: unknown, extraAllowedDomains: rea
         allowedDomains: [...new Set([...(net.allowedDomains ?? []), ...(net.strictAllowlist ? [] : extraAllowedDomains)])],
         deniedDomains: [...(net.deniedDomains ?? [])],
         ...(net.strictAllowlist !== undefined ? { strictAllowlist: net.strictAllowlist } : {}),
+        ...(net.allowManagedDomainsOnly === true ? { allowManagedDomainsOnly: true as const } : {}),
         ...(net.allowUnixSockets ? { allowUnixSockets: net.allowUnixSockets } : {}),
         ...(net.allowAllUnixSockets !== undefined ? { allowAllUnixSockets: net.allowAllUnixSockets } : {}),
         ...(net.allowLocalBinding !== undefined ? { allowLocalBinding: net.allowLocalBinding } : {}),
@@ -159,7 +160,13 @@ export function resolveSandboxSettings(merged: unknown, extraAllowedDomains: rea
         ...(net.socksProxyPort !== undefined ? { socksProxyPort: net.socksProxyPort } : {}),
         ...(tls ? { tlsTerminate: tls } : {}),
       },
-      filesystem: { allowWrite: [...(fs.allowWrite ?? [])], denyWrite: [...(fs.denyWrite ?? [])], denyRead: [...(fs.denyRead ?? [])], allowRead: [...(fs.allowRead ?? [])] },
+      filesystem: {
+        allowWrite: [...(fs.allowWrite ?? [])],
+        denyWrite: [...(fs.denyWrite ?? [])],
+        denyRead: [...(fs.denyRead ?? [])],
+        allowRead: [...(fs.allowRead ?? [])],
+        ...(fs.disabled === true ? { disabled: true as const } : {}),
+      },
       ...(credentials ? { credentials } : {}),
       ...(ripgrep ? { ripgrep } : {}),
       ...(s.enableWeakerNestedSandbox !== undefined ? { enableWeakerNestedSandbox: s.enableWeakerNestedSandbox } : {}),
@@ -170,25 +177,47 @@ export function resolveSandboxSettings(merged: unknown, extraAllowedDomains: rea
   };
 }
 
+/** One settings layer's `sandbox` block, where it came from, and whether the host wrote it (false: a repository's). */
+export interface SandboxLayer {
+  block: unknown;
+  source: SandboxLayerSource;
+  trusted: boolean;
+}
+
+/** What one layer lost (`ignored`) and which of its values had the wrong type (`invalid`, each says what was done instead). */
+export interface SandboxLayerReport {
+  ignored: string[];
+  invalid: string[];
+}
+
 /**
- * Merges the `sandbox` blocks of the settings layers, lowest first (user, project, local, --settings): objects
- * key by key, lists combined, a later scalar winning; `network.tlsTerminate`, `ripgrep` and the credentials'
- * `awsPairs` and `sigv4` are taken whole from the highest layer that sets them (as Claude Code). A block from a
- * file the host did not write (the project and local files) can only tighten: it may turn the sandbox on and add
- * denies (its credential masks become denies), nothing else. `invalid` lists values of the wrong type (each says
- * what was done instead); the caller names the file.
+ * Merges the `sandbox` blocks of the settings layers, lowest first (user, project, local, --settings, policy):
+ * objects key by key, lists combined, a later scalar winning; `network.tlsTerminate`, `ripgrep` and the
+ * credentials' `awsPairs` and `sigv4` are taken whole from the highest layer that sets them (as Claude Code). A
+ * block from a file the host did not write (the project and local files) can only tighten: it may turn the
+ * sandbox on and add denies (its credential masks become denies), nothing else; so can one the host wrote while
+ * managed settings set allowManagedDomainsOnly. The managed locks and filesystem.disabled apply by layer
+ * (managed.ts). `layers` says, in the order given, what each layer lost and its values of the wrong type; the
+ * caller names the file.
  */
-export function mergeSandboxBlocks(layers: ReadonlyArray<{ block: unknown; trusted: boolean }>): { merged: unknown; ignored: string[]; invalid: string[] } {
+export function mergeSandboxBlocks(layers: readonly SandboxLayer[]): { merged: unknown; layers: SandboxLayerReport[] } {
   let merged: Record<string, unknown> | undefined;
-  const ignored: string[] = [];
-  const invalid: string[] = [];
-  const report: LayerReport = { invalid: (w) => invalid.push(w), ignored: (w) => ignored.push(w) };
+  const locks = managedLocks(layers.filter((l) => l.source === 'policy').map((l) => l.block));
+  const reports: SandboxLayerReport[] = [];
   for (const l of layers) {
-    if (!isObj(l.block)) continue;
-    const block = checkLayer(l.trusted ? l.block : tightenOnly(l.block, ignored), l.trusted, report);
+    const r: SandboxLayerReport = { ignored: [], invalid: [] };
+    reports.push(r);
+    if (!isObj(l.block)) {
+      r.invalid.push(`sandbox: expected an object, got ${Array.isArray(l.block) ? 'an array' : l.block === null ? 'null' : typeof l.block}; ignored`);
+      continue;
+    }
+    const report: LayerReport = { invalid: (w) => r.invalid.push(w), ignored: (w) => r.ignored.push(w) };
+    const trusted = l.trusted && !(l.source === 'project' && locks.domainsOnly);
+    const applied = applyManagedKeys(l.block, l.source, locks, report);
+    const block = checkLayer(trusted ? applied : tightenOnly(applied, report), trusted, report);
     merged = deepMerge(merged ?? {}, block, '');
   }
-  return { merged, ignored, invalid };
+  return { merged, layers: reports };
 }
 
 interface CheckedKeys {
@@ -229,12 +258,12 @@ function checkLayer(block: Record<string, unknown>, trusted: boolean, report: La
 
 const TIGHTENING: Record<string, unknown> = { enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, autoAllowBashIfSandboxed: false };
 
-function tightenOnly(b: Record<string, unknown>, ignored: string[]): Record<string, unknown> {
+function tightenOnly(b: Record<string, unknown>, report: LayerReport): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(b)) {
     if (k in TIGHTENING) {
       if (v === TIGHTENING[k]) out[k] = v;
-      else ignored.push(`sandbox.${k}: ${JSON.stringify(v)}`);
+      else report.ignored(`sandbox.${k}: ${JSON.stringify(v)}`);
     } else if (k === 'credentials') {
       // Checked with the layer untrusted (credentials.ts): denies kept, masks made denies, the rest ignored.
       out[k] = v;
@@ -242,13 +271,36 @@ function tightenOnly(b: Record<string, unknown>, ignored: string[]): Record<stri
       const keep = k === 'filesystem' ? ['denyWrite', 'denyRead'] : ['deniedDomains'];
       const sub: Record<string, unknown> = {};
       for (const [sk, sv] of Object.entries(typeof v === 'object' && v !== null ? v : {})) {
-        if (keep.includes(sk)) sub[sk] = sv;
-        else ignored.push(`sandbox.${k}.${sk}`);
+        // filesystem.disabled: false keeps the filesystem rules on, which only restricts.
+        if (k === 'filesystem' && sk === 'disabled' && sv === false) sub[sk] = sv;
+        else if (!keep.includes(sk)) report.ignored(`sandbox.${k}.${sk}`);
+        else {
+          const list = denyList(sv, `sandbox.${k}.${sk}`, report);
+          if (list) sub[sk] = list;
+        }
       }
       out[k] = sub;
-    } else ignored.push(`sandbox.${k}`);
+    } else report.ignored(`sandbox.${k}`);
   }
   return out;
+}
+
+/**
+ * A deny list of a repository's file as far as it can be read: its strings (a lone string is the one entry it
+ * names). What is not a string is a warning, never a stop: a repository cannot stop the session with it.
+ */
+function denyList(v: unknown, path: string, report: LayerReport): string[] | undefined {
+  if (typeof v === 'string') {
+    report.invalid(`${path}: expected a list of strings, got a string; read as the one entry [${JSON.stringify(v)}]`);
+    return [v];
+  }
+  if (!Array.isArray(v)) {
+    report.invalid(`${path}: expected a list of strings, got ${v === null ? 'null' : typeof v}; ignored`);
+    return undefined;
+  }
+  const strings = v.filter((e): e is string => typeof e === 'string');
+  if (strings.length < v.length) report.invalid(`${path}: expected a list of strings; the entries that are not strings (${v.length - strings.length}) are ignored`);
+  return strings;
 }
 
 /** Taken whole from the highest layer that sets them: a CA and its key, a program and its arguments, belong together. */

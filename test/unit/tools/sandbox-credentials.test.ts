@@ -170,19 +170,23 @@ describe('checkTlsTerminate (one layer)', () => {
 
 describe('the merged block', () => {
   it('layers combine their entries; tlsTerminate and ripgrep come whole from the highest layer that sets them', () => {
-    const { merged, ignored, invalid } = mergeSandboxBlocks([
-      { block: { enabled: true, network: { allowedDomains: ['api.example.com'], tlsTerminate: { caCertPath: '/user/ca.pem', caKeyPath: '/user/ca.key' } }, credentials: { envVars: [{ name: 'A', mode: 'mask' }] }, ripgrep: { command: '/opt/rg', args: ['--x'] } }, trusted: true },
-      { block: { credentials: { envVars: [{ name: 'B', mode: 'mask' }], files: [{ path: '/p', mode: 'mask' }] }, network: { tlsTerminate: {} } }, trusted: false },
-      { block: { network: { tlsTerminate: { caCertPath: '/flag/ca.pem' } }, ripgrep: { command: '/usr/bin/rg' } }, trusted: true },
+    const { merged, layers } = mergeSandboxBlocks([
+      { block: { enabled: true, network: { allowedDomains: ['api.example.com'], tlsTerminate: { caCertPath: '/user/ca.pem', caKeyPath: '/user/ca.key' } }, credentials: { envVars: [{ name: 'A', mode: 'mask' }] }, ripgrep: { command: '/opt/rg', args: ['--x'] } }, source: 'user', trusted: true },
+      { block: { credentials: { envVars: [{ name: 'B', mode: 'mask' }], files: [{ path: '/p', mode: 'mask' }] }, network: { tlsTerminate: {} } }, source: 'project', trusted: false },
+      { block: { network: { tlsTerminate: { caCertPath: '/flag/ca.pem' } }, ripgrep: { command: '/usr/bin/rg' } }, source: 'flag', trusted: true },
     ]);
-    expect({ ignored, invalid }).toEqual({
-      ignored: [
-        'sandbox.network.tlsTerminate',
-        `sandbox.credentials.files[0] (/p): mode "mask" from a repository's file is applied as "deny" (it cannot have the proxy inject a credential)`,
-        `sandbox.credentials.envVars[0] (B): mode "mask" from a repository's file is applied as "deny" (it cannot have the proxy inject a credential)`,
-      ],
-      invalid: [],
-    });
+    expect(layers).toEqual([
+      { ignored: [], invalid: [] },
+      {
+        ignored: [
+          'sandbox.network.tlsTerminate',
+          `sandbox.credentials.files[0] (/p): mode "mask" from a repository's file is applied as "deny" (it cannot have the proxy inject a credential)`,
+          `sandbox.credentials.envVars[0] (B): mode "mask" from a repository's file is applied as "deny" (it cannot have the proxy inject a credential)`,
+        ],
+        invalid: [],
+      },
+      { ignored: [], invalid: [] },
+    ]);
     expect(resolveSandboxSettings(merged)).toEqual({
       ok: true,
       settings: {
@@ -202,8 +206,8 @@ describe('the merged block', () => {
 
   it('a deny of the same file or variable wins over a mask from any layer; denyRead over a masked file under it', () => {
     const { merged } = mergeSandboxBlocks([
-      { block: { enabled: true, network: { tlsTerminate: {} }, filesystem: { denyRead: ['/secrets'] }, credentials: { files: [{ path: '/x', mode: 'mask' }, { path: '/secrets/t', mode: 'mask' }, { path: '/y', mode: 'mask' }], envVars: [{ name: 'A', mode: 'mask' }] } }, trusted: true },
-      { block: { credentials: { files: [{ path: '/x', mode: 'deny' }], envVars: [{ name: 'A', mode: 'mask' }] } }, trusted: false },
+      { block: { enabled: true, network: { tlsTerminate: {} }, filesystem: { denyRead: ['/secrets'] }, credentials: { files: [{ path: '/x', mode: 'mask' }, { path: '/secrets/t', mode: 'mask' }, { path: '/y', mode: 'mask' }], envVars: [{ name: 'A', mode: 'mask' }] } }, source: 'user', trusted: true },
+      { block: { credentials: { files: [{ path: '/x', mode: 'deny' }], envVars: [{ name: 'A', mode: 'mask' }] } }, source: 'project', trusted: false },
     ]);
     expect(resolveSandboxSettings(merged)).toEqual({
       ok: true,

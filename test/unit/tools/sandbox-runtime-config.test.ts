@@ -1,7 +1,8 @@
 // What the command sandbox hands @anthropic-ai/sandbox-runtime (tools/sandbox/runtime.ts), through a stand-in
 // runtime that records it: the rg to scan with (the one tools/ripgrep.ts finds, or the settings' own), the
 // credentials and TLS termination of the settings, the variables taken out of a command's environment, and no
-// reuse of a wrap while a file is masked (its fake is rewritten by every wrap).
+// reuse of a wrap while a file is masked (its fake is rewritten by every wrap); filesystem.disabled for every
+// command but a read-only one, and Claude Code's refusal of a host under managed allowManagedDomainsOnly.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,12 +14,12 @@ import { tempDir } from '../../support/daemon.js';
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 
 function recordingRuntime() {
-  const seen = { deps: [] as unknown[], config: undefined as unknown, wraps: 0 };
+  const seen = { deps: [] as unknown[], config: undefined as unknown, ask: undefined as unknown, customs: [] as unknown[], wraps: 0 };
   const runtime = {
     SandboxManager: {
       isSupportedPlatform: () => true,
       checkDependenciesAsync: async (rg: unknown) => (seen.deps.push(rg), { errors: [], warnings: [] }),
-      initialize: async (c: unknown) => void (seen.config = c),
+      initialize: async (c: unknown, ask?: unknown) => void ((seen.config = c), (seen.ask = ask)),
       cleanupAfterCommand: () => undefined,
       reset: async () => undefined,
       getLinuxHttpSocketPath: () => '/tmp/h.sock',
@@ -26,6 +27,7 @@ function recordingRuntime() {
       // bubblewrap's words as the runtime quotes them, binding the writable places (what the wrap cache expects).
       wrapWithSandboxArgv: async (script: string, _shell: string, custom: { filesystem: { allowWrite: string[] } }) => {
         seen.wraps++;
+        seen.customs.push(custom);
         const binds = custom.filesystem.allowWrite.flatMap((p) => ['--bind', p, p]).join(' ');
         return { argv: ['bash', '-c', `bwrap --ro-bind / / ${binds} -- /usr/bin/bash -c ${script}`], env: {} };
       },
@@ -90,5 +92,36 @@ describe('the command sandbox and the runtime', () => {
     };
     expect(await twice({ files: [{ path: join(root, 'key'), mode: 'deny' }], envVars: [{ name: 'A', mode: 'mask' }] })).toBe(1);
     expect(await twice({ files: [{ path: join(root, 'key'), mode: 'mask' }] })).toBe(2);
+  });
+
+  it('filesystem.disabled: the runtime gets it, and every command but a read-only one runs without filesystem rules', async () => {
+    const { seen, load } = recordingRuntime();
+    const sandbox = createCommandSandbox({ settings: settings({ filesystem: { denyRead: ['/s'], disabled: true } }), load });
+    await sandbox.start();
+    expect((seen.config as { filesystem: unknown }).filesystem).toEqual({ denyRead: ['/s'], allowRead: [], allowWrite: [], denyWrite: [], disabled: true });
+    (await sandbox.wrap({ script: 's', cwd: '/w', writableDirs: ['/w'], writableFiles: ['/f'], readOnly: false })).release();
+    (await sandbox.wrap({ script: 's', cwd: '/w', writableDirs: ['/w'], writableFiles: ['/f'], readOnly: true })).release();
+    expect(seen.customs).toEqual([
+      { filesystem: { allowWrite: ['/w', '/f'], denyWrite: [], denyRead: ['/s'], allowRead: [], disabled: true } },
+      { filesystem: { allowWrite: ['/f'], denyWrite: [], denyRead: ['/s'], allowRead: [], disabled: false } },
+    ]);
+    const on = recordingRuntime();
+    const confined = createCommandSandbox({ settings: settings({}), load: on.load });
+    await confined.start();
+    (await confined.wrap({ script: 's', cwd: '/w', writableDirs: ['/w'], writableFiles: [], readOnly: false })).release();
+    expect({ config: (on.seen.config as { filesystem: unknown }).filesystem, customs: on.seen.customs }).toEqual({
+      config: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+      customs: [{ filesystem: { allowWrite: ['/w'], denyWrite: [], denyRead: [], allowRead: [], disabled: false } }],
+    });
+  });
+
+  it("under managed allowManagedDomainsOnly a host on no list is refused with Claude Code's reason; otherwise nothing is asked", async () => {
+    const locked = recordingRuntime();
+    await createCommandSandbox({ settings: settings({ network: { allowManagedDomainsOnly: true, allowedDomains: ['corp.test'] } }), load: locked.load }).start();
+    const ask = locked.seen.ask as (p: { host: string; port: number }) => Promise<unknown>;
+    expect(await ask({ host: 'evil.test', port: 443 })).toEqual({ allow: false, reason: "the organization's managed allowlist does not include this host, and only managed settings can add it" });
+    const open = recordingRuntime();
+    await createCommandSandbox({ settings: settings({ network: { allowedDomains: ['a.test'] } }), load: open.load }).start();
+    expect(open.seen.ask).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-// The `sandbox` settings: resolution (what is enforced, what is refused), the merge of the settings layers
+// The `sandbox` settings: resolution (what is enforced, what is refused; sandbox-managed.test.ts for the keys that
+// depend on the layer), the merge of the settings layers
 // (a repository's files can only tighten), and which commands run inside (tools/sandbox/policy.ts).
 import { describe, expect, it } from 'vitest';
 import { matchesExcluded, placeCommand } from '../../../src/tools/sandbox/policy.js';
@@ -39,18 +40,14 @@ describe('resolveSandboxSettings', () => {
     });
   });
 
-  it('refuses what agentd cannot honour, and an invalid block, instead of running unsandboxed', () => {
-    expect(resolveSandboxSettings({ enabled: true, network: { allowManagedDomainsOnly: true } })).toEqual({
-      ok: false,
-      message: 'sandbox.network.allowManagedDomainsOnly is set, but agentd cannot honour it (managed domain lists are not implemented); remove it or run Claude Code.',
-    });
-    expect(resolveSandboxSettings({ enabled: true, filesystem: { disabled: true } })).toEqual({
-      ok: false,
-      message: 'sandbox.filesystem.disabled is set, but agentd always confines writes when the sandbox is on; remove it.',
-    });
+  it('refuses an invalid merged block instead of running unsandboxed; the managed keys are honoured, not refused', () => {
     expect(resolveSandboxSettings({ enabled: true, excludedCommands: 'docker' })).toEqual({
       ok: false,
       message: 'The sandbox settings are invalid: sandbox.excludedCommands: Invalid input',
+    });
+    expect(resolveSandboxSettings({ enabled: true, network: { allowManagedDomainsOnly: true, allowedDomains: ['a.test'] }, filesystem: { allowManagedReadPathsOnly: true, disabled: true } })).toEqual({
+      ok: true,
+      settings: { ...base, network: { allowedDomains: ['a.test'], deniedDomains: [], allowManagedDomainsOnly: true }, filesystem: { allowWrite: [], denyWrite: [], denyRead: [], allowRead: [], disabled: true } },
     });
   });
 });
@@ -59,32 +56,44 @@ describe('mergeSandboxBlocks', () => {
   it('merges layers key by key, lists combined, a later scalar winning', () => {
     expect(
       mergeSandboxBlocks([
-        { block: { enabled: true, network: { allowedDomains: ['a'] } }, trusted: true },
-        { block: { autoAllowBashIfSandboxed: true, network: { allowedDomains: ['b'] } }, trusted: true },
+        { block: { enabled: true, network: { allowedDomains: ['a'] } }, source: 'user', trusted: true },
+        { block: { autoAllowBashIfSandboxed: true, network: { allowedDomains: ['b'] } }, source: 'flag', trusted: true },
       ]),
-    ).toEqual({ merged: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['a', 'b'] } }, ignored: [], invalid: [] });
+    ).toEqual({
+      merged: { enabled: true, autoAllowBashIfSandboxed: true, network: { allowedDomains: ['a', 'b'] } },
+      layers: [
+        { ignored: [], invalid: [] },
+        { ignored: [], invalid: [] },
+      ],
+    });
   });
 
   it('a file the host did not write can turn the sandbox on and add denies, nothing else', () => {
     expect(
       mergeSandboxBlocks([
-        { block: { enabled: true, allowUnsandboxedCommands: false }, trusted: true },
+        { block: { enabled: true, allowUnsandboxedCommands: false }, source: 'user', trusted: true },
         {
           block: { enabled: false, allowUnsandboxedCommands: true, autoAllowBashIfSandboxed: true, excludedCommands: ['sh'], network: { allowedDomains: ['evil.test'], deniedDomains: ['x.test'] }, filesystem: { allowWrite: ['/'], denyWrite: ['/p'] } },
+          source: 'project',
           trusted: false,
         },
       ]),
     ).toEqual({
       merged: { enabled: true, allowUnsandboxedCommands: false, network: { deniedDomains: ['x.test'] }, filesystem: { denyWrite: ['/p'] } },
-      ignored: [
-        'sandbox.enabled: false',
-        'sandbox.allowUnsandboxedCommands: true',
-        'sandbox.autoAllowBashIfSandboxed: true',
-        'sandbox.excludedCommands',
-        'sandbox.network.allowedDomains',
-        'sandbox.filesystem.allowWrite',
+      layers: [
+        { ignored: [], invalid: [] },
+        {
+          ignored: [
+            'sandbox.enabled: false',
+            'sandbox.allowUnsandboxedCommands: true',
+            'sandbox.autoAllowBashIfSandboxed: true',
+            'sandbox.excludedCommands',
+            'sandbox.network.allowedDomains',
+            'sandbox.filesystem.allowWrite',
+          ],
+          invalid: [],
+        },
       ],
-      invalid: [],
     });
   });
 });
