@@ -166,6 +166,32 @@ describe('session turns', () => {
     expect(h.events.find((e) => e.type === 'api_retry')).toMatchObject({ delayMs: 2000, status: 429, error: 'rate_limit' });
   });
 
+  it('a retry-after beyond the 60 s bound ends the turn at once, naming the wait (an hourly quota is not retried ten times)', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ reply: { error: { status: 429, type: 'rate_limit_error', message: 'hourly quota used up', retryAfter: 3600 } } }] },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    const result = await r;
+    expect(h.requests).toHaveLength(1);
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([]);
+    const message = 'hourly quota used up (the API asks to retry after 3600 s, at 1970-01-01T01:00:00.000Z; a turn waits for at most 60 s)';
+    expect([result.isError, result.error]).toEqual([
+      true,
+      { category: 'rate_limit', retryable: true, status: 429, resetsAt: '1970-01-01T01:00:00.000Z', message: `API error 429 (rate_limit): ${message}` },
+    ]);
+  });
+
+  it('a retry-after of exactly the bound is still waited for', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ replies: [{ error: { status: 429, message: 'slow down', retryAfter: 60 } }, { content: [{ type: 'text', text: 'ok' }] }] }] },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'success', resultText: 'ok' });
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([{ type: 'api_retry', attempt: 1, maxRetries: 10, delayMs: 60_000, status: 429, error: 'rate_limit' }]);
+  });
+
   it('a stream cut mid-tool_use is retried; the broken attempt leaves no result and no orphan', async () => {
     const log: RunLog[] = [];
     const h = sessionHarness({
