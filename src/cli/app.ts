@@ -433,6 +433,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     closeHostRequests: (why) => client.closeAll(why),
     session,
     stopChildren: () => Promise.all([(mcpSetup.auth.close(), mcp.close()), background().killAll(), tracker.killAll(2000)]),
+    killChildrenNow: () => tracker.killAllNow(),
     sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
     closeTranscript: () => opened.recorder.close(),
     drainFrames: () => writer.drain(),
