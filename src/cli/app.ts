@@ -69,8 +69,11 @@ export interface RunningApp {
   exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
-  /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
-  killToolsNow(): void;
+  /**
+   * Last resort at process exit (any path): SIGKILL every tool process still alive, then remove the session's
+   * temporary folder, synchronously.
+   */
+  exitNow(): void;
   reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
 
@@ -122,7 +125,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   rules.add(config.permissions.rules);
   const addDirs = [...config.permissions.additionalDirectories];
   const startMode = config.permissions.startMode;
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup, spill } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, configDir: config.configDir });
   const mcp = mcpSetup.hub;
@@ -442,7 +445,10 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   edge.run();
   return {
     exit: edge.exit,
-    killToolsNow: () => tracker.killAllNow(),
+    exitNow: () => {
+      tracker.killAllNow();
+      spill.remove();
+    },
     shutdown: (code, reason) => edge.shutdown(code, reason),
     reportInternal: (message) => (edge.stopForInternalError(), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
   };

@@ -1,11 +1,17 @@
 // Reliability under faults (issue 22), through the official TS SDK against fault-injecting loopback Messages
 // servers: a rate limit that names a long wait, the host going away mid-tool, temporary files at exit.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { type Options, type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { AGENTD, baseEnv, tempDir } from '../support/daemon.js';
 import { type LoopbackOptions, type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
-import { collect } from '../support/sdk-run.js';
+import { FrameTap } from '../support/frames.js';
+import { collect, promptChannel } from '../support/sdk-run.js';
+import { until } from '../support/wait.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -40,4 +46,130 @@ describe('a rate limit whose retry-after is beyond what a turn waits for', () =>
       { category: 'rate_limit', retryable: true, status: 429, resets_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ]);
   });
+});
+
+/**
+ * A spawner for the SDK's `spawnClaudeCodeProcess` that keeps the daemon's process: its exit, and a way to close
+ * the host's end of its stdout (the host going away while the daemon runs) without the SDK knowing.
+ */
+function keptSpawner() {
+  let child: ChildProcess | undefined;
+  let resolveExit: (r: { code: number | null; signal: NodeJS.Signals | null }) => void = () => undefined;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => (resolveExit = r));
+  const out = new PassThrough();
+  return {
+    exited,
+    pid: () => child?.pid,
+    /** Closes the host's end of the daemon's stdout socket: to the daemon, the host is gone. */
+    cutStdout: () => {
+      child?.stdout?.destroy();
+      out.end();
+    },
+    spawn: (o: { command: string; args: string[]; cwd?: string; env: Record<string, string | undefined>; signal: AbortSignal }) => {
+      const c = spawn(o.command, o.args, { cwd: o.cwd, env: o.env, stdio: ['pipe', 'pipe', 'pipe'] });
+      child = c;
+      const tap = new FrameTap();
+      c.stdout.on('data', (b: Buffer) => {
+        tap.push(b);
+        out.write(b);
+      });
+      c.stdout.on('end', () => out.end());
+      c.stderr.resume();
+      c.stdin.on('error', () => undefined);
+      c.on('exit', (code, signal) => resolveExit({ code, signal }));
+      o.signal.addEventListener('abort', () => c.kill('SIGTERM'), { once: true });
+      return {
+        stdin: c.stdin,
+        stdout: out,
+        get killed() {
+          return c.killed;
+        },
+        get exitCode() {
+          return c.exitCode;
+        },
+        kill: (s: NodeJS.Signals) => c.kill(s),
+        on: (ev: 'exit' | 'error', l: (...a: never[]) => void) => void c.on(ev, l as (...a: unknown[]) => void),
+        once: (ev: 'exit' | 'error', l: (...a: never[]) => void) => void c.once(ev, l as (...a: unknown[]) => void),
+        off: (ev: 'exit' | 'error', l: (...a: never[]) => void) => void c.off(ev, l as (...a: unknown[]) => void),
+        pid: c.pid,
+      };
+    },
+  };
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+const spillFolders = (tmp: string): string[] => readdirSync(tmp).filter((n) => n.startsWith('agentd-spill-'));
+
+/** A Bash call that writes its pid, logs every SIGTERM it gets and otherwise ignores it, and runs until killed. */
+const STUBBORN = "trap 'echo TERM >> term.log' TERM; echo $$ > tool.pid.tmp && mv tool.pid.tmp tool.pid; while :; do sleep 0.1; done";
+
+const bashTurn = (command: string): Scenario => ({
+  rules: [
+    { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_bash', name: 'Bash', input: { command, description: 'run' } }] } },
+    { reply: { content: [{ type: 'text', text: 'done' }] } },
+  ],
+});
+
+describe('the host goes away while a tool runs', () => {
+  it('the tool is SIGKILLed at once (no grace period for a host that left), the daemon exits 3, its spill folder is gone', async () => {
+    const s = await loopback(bashTurn(STUBBORN));
+    const tmp = tempDir('agentd-tmp-');
+    const sp = keptSpawner();
+    const ch = promptChannel();
+    ch.push('go');
+    const q = query({ prompt: ch, options: s.options({ env: { ...s.env, TMPDIR: tmp }, allowedTools: ['Bash'], spawnClaudeCodeProcess: sp.spawn }) });
+    const reading = collect(q).catch(() => []);
+    const pidFile = join(s.cwd, 'tool.pid');
+    await until(() => existsSync(pidFile), 'the Bash call to start', 20_000);
+    const toolPid = Number(readFileSync(pidFile, 'utf8'));
+    expect([alive(toolPid), spillFolders(tmp).length]).toEqual([true, 1]);
+    const t0 = Date.now();
+    sp.cutStdout();
+    const exit = await sp.exited;
+    console.info(`host gone mid-tool: daemon exited ${Date.now() - t0} ms after the host's end of stdout closed`);
+    ch.close();
+    await reading;
+    await until(() => !alive(toolPid), 'the tool to be gone', 5000).catch(() => undefined);
+    // No TERM line: the tool never got a SIGTERM it could sit out, only the SIGKILL.
+    expect({ exit, toolAlive: alive(toolPid), termLog: existsSync(join(s.cwd, 'term.log')), spills: spillFolders(tmp) }).toEqual({
+      exit: { code: 3, signal: null },
+      toolAlive: false,
+      termLog: false,
+      spills: [],
+    });
+  }, 30_000);
+});
+
+describe('temporary files', () => {
+  it('a session that ran Bash leaves no spill folder after a normal end (stdin EOF)', async () => {
+    const s = await loopback(bashTurn('echo hello'));
+    const tmp = tempDir('agentd-tmp-');
+    const sp = keptSpawner();
+    const msgs = await collect(query({ prompt: 'go', options: s.options({ env: { ...s.env, TMPDIR: tmp }, allowedTools: ['Bash'], spawnClaudeCodeProcess: sp.spawn }) }));
+    expect(msgs.filter((m) => m.type === 'result').map((m) => [m.subtype, 'result' in m ? m.result : undefined])).toEqual([['success', 'done']]);
+    expect(await sp.exited).toEqual({ code: 0, signal: null });
+    expect(spillFolders(tmp)).toEqual([]);
+  });
+
+  it('nor when the host stops it with SIGTERM while Bash runs (the SDK aborting the query)', async () => {
+    const s = await loopback(bashTurn(STUBBORN));
+    const tmp = tempDir('agentd-tmp-');
+    const sp = keptSpawner();
+    const abort = new AbortController();
+    const reading = collect(query({ prompt: 'go', options: s.options({ env: { ...s.env, TMPDIR: tmp }, allowedTools: ['Bash'], spawnClaudeCodeProcess: sp.spawn, abortController: abort }) })).catch(() => []);
+    await until(() => existsSync(join(s.cwd, 'tool.pid')), 'the Bash call to start', 20_000);
+    expect(spillFolders(tmp)).toHaveLength(1);
+    abort.abort();
+    expect(await sp.exited).toEqual({ code: 143, signal: null });
+    await reading;
+    expect(spillFolders(tmp)).toEqual([]);
+  }, 30_000);
 });
