@@ -282,7 +282,9 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       shared: p.shared,
     });
 
-    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled) {
+    // Not when automatic compaction already failed this turn (its summary request carried the same thread), nor
+    // for a thread of one message (the summary request would carry that message itself).
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled && !autoCompactFailed && thread.length > 1) {
       // The API refused the prompt as too long: compact once and retry the round; a second refusal is final.
       overflowCompacted = true;
       t.numTurns--;

@@ -53,6 +53,8 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   // A thread that would pass the automatic threshold with this prompt is compacted first, without it: the prompt
   // then follows the summary verbatim (as Claude Code 2.1.330 sends it), never summarised away with the history.
   const compacted = prompt.block === undefined && deps.compaction ? await compactBeforePrompt(deps.compaction, compactionRun(tc, input.model ?? settings.model, signal), input.content) : undefined;
+  // Where a turn the API refuses as too long goes back to (after any compaction: that one stays).
+  const before = thread.mark();
   thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
   if (prompt.block !== undefined) {
     return earlyResult(resultBase, 'error_during_execution', 'hook_stopped', { category: 'permission', retryable: false, status: null, message: `Prompt blocked by a UserPromptSubmit hook: ${prompt.block}` });
@@ -61,7 +63,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   for (const ctx of prompt.additionalContext) thread.appendUser([{ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` }], { isSynthetic: true });
 
   // `settings` is the session's live object: set_model during a turn takes effect from the next model round.
-  return runAgentLoop({
+  const result = await runAgentLoop({
     ...resultBase,
     tools: deps.tools,
     thread,
@@ -80,6 +82,12 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     ...(deps.compaction ? { compaction: deps.compaction } : {}),
     ...(compacted?.kind === 'failed' ? { autoCompactFailed: true } : {}),
   });
+  // The API refused the turn's request as too long and compaction could not shrink it: the turn's messages (the
+  // prompt first) leave the conversation, or every later request would carry them and be refused the same way,
+  // however short (Claude Code 2.1.330 keeps them, and its next turn fails too: measured). The transcript keeps
+  // them, with a rewind entry after them, so a resume continues from the same conversation.
+  if (result.error?.category === 'context_overflow') thread.rewind(before, 'prompt_too_long');
+  return result;
 }
 
 /** What a compaction at the start of a turn runs on: the session's services, thread, prompt and tools. */

@@ -2,7 +2,7 @@
 // a torn last line from a killed process ignored, then the parentUuid chain walked back from a leaf, the way the
 // SDK's getSessionMessages does it.
 import type { ModelUsageTotals } from '../thread/events.js';
-import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage } from './entries.js';
+import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage, rewindTarget } from './entries.js';
 
 export type ChainNode =
   | { kind: 'user'; uuid: string; parentUuid: string | null; index: number; line: number; raw: Record<string, unknown>; entry: UserEntryIn }
@@ -96,13 +96,39 @@ export function parseTranscript(buf: Buffer): ParsedTranscript {
   return { nodes, byUuid, modelUsage, warnings: warnings.done() };
 }
 
-/** The last user/assistant entry in file order: where getSessionMessages starts walking. */
+/**
+ * The last user/assistant entry in file order: where getSessionMessages starts walking. An agentd rewind after it
+ * counts too (it is on the chain after the entries it drops), so a resume sees that the conversation went back.
+ */
 export function defaultLeaf(t: ParsedTranscript): ChainNode | undefined {
   for (let i = t.nodes.length - 1; i >= 0; i--) {
     const n = t.nodes[i];
-    if (n && n.kind !== 'link') return n;
+    if (n && (n.kind !== 'link' || rewindTarget(n.raw) !== undefined)) return n;
   }
   return undefined;
+}
+
+/**
+ * The chain as the conversation continues from it: at each agentd rewind, the entries after the one it names are
+ * dropped (the rewind itself too). A rewind that names no earlier entry of the chain is ignored, with a warning.
+ */
+export function applyRewinds(chain: readonly ChainNode[], warnings: string[]): ChainNode[] {
+  const out: ChainNode[] = [];
+  for (const n of chain) {
+    const r = n.kind === 'link' ? rewindTarget(n.raw) : undefined;
+    if (r === undefined) {
+      out.push(n);
+      continue;
+    }
+    if (r.to === null) {
+      out.length = 0;
+      continue;
+    }
+    const at = out.findLastIndex((x) => x.uuid === r.to);
+    if (at < 0) warnings.push(`line ${n.line}: a rewind names entry ${r.to}, which is not on the chain before it; ignored`);
+    else out.length = at + 1;
+  }
+  return out;
 }
 
 /** The chain from the root to `leaf`, following parentUuid. Stops (with a warning) at a missing parent or a cycle. */

@@ -10,7 +10,7 @@ import { isUuid } from '../util/ids.js';
 import { type EntryContext, TRANSCRIPT_VERSION } from './entries.js';
 import { SessionLoadError } from './errors.js';
 import { CUT_BY_RESUME_AT, KILLED_MID_TOOL, type TailRepair, indexResults, rebuildHistory } from './history.js';
-import { type ChainNode, type ParsedTranscript, chainTo, defaultLeaf, parseTranscript } from './reader.js';
+import { type ChainNode, type ParsedTranscript, applyRewinds, chainTo, defaultLeaf, parseTranscript } from './reader.js';
 import { canonicalProjectPath, entrypointFrom, projectDir } from './paths.js';
 import { type ClosableRecorder, TranscriptWriter } from './writer.js';
 
@@ -98,7 +98,7 @@ function fromParsed(parsed: ParsedTranscript, sessionId: string, path: string, r
     leaf = defaultLeaf(parsed);
     if (!leaf) throw new SessionLoadError('empty', `Session ${sessionId} has no conversation to resume (${path}).`, { sessionId, path });
   }
-  const chain = chainTo(parsed, leaf, warnings);
+  const chain = applyRewinds(chainTo(parsed, leaf, warnings), warnings);
   // Results written after a --resume-session-at point are what the cut drops; do not recover them.
   const cutoff = leaf.index;
   const offChainResults = indexResults(resumeAt === undefined ? parsed.nodes : parsed.nodes.filter((n) => n.index <= cutoff));

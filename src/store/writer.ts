@@ -9,7 +9,7 @@ import type { UserBlock } from '../model/types.js';
 import type { RecordedEvent, TranscriptRecorder } from '../thread/recorder.js';
 import type { ModelUsageTotals } from '../thread/events.js';
 import { assertNever } from '../util/assert-never.js';
-import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, compactBoundaryEntry, compactSummaryEntry, userEntry } from './entries.js';
+import { type EntryContext, USAGE_ENTRY_TYPE, assistantEntry, compactBoundaryEntry, compactSummaryEntry, rewindEntry, userEntry } from './entries.js';
 
 export interface TranscriptWriterOptions {
   path: string;
@@ -161,6 +161,11 @@ export class TranscriptWriter implements ClosableRecorder {
       case 'compact_summary': {
         const parentUuid = this.last;
         this.appendChained(compactSummaryEntry(ctx, { uuid: ev.uuid, parentUuid, timestamp, text: ev.text }), ev.uuid, parentUuid);
+        return;
+      }
+      case 'rewind': {
+        const parentUuid = this.last;
+        this.appendChained(rewindEntry(ctx, { uuid: ev.uuid, parentUuid, timestamp, to: ev.to, reason: ev.reason }), ev.uuid, parentUuid);
         return;
       }
       default:

@@ -173,3 +173,38 @@ describe('temporary files', () => {
     expect(spillFolders(tmp)).toEqual([]);
   }, 30_000);
 });
+
+describe('a prompt the API refuses as too long', () => {
+  const TOO_LONG = { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 1310734 tokens > 200000 maximum' };
+  const HUGE = `HUGE ${'x'.repeat(5 * 1024 * 1024)}`;
+  /** The user texts of a request, the huge one named by its length. */
+  const userTexts = (body: { messages: Array<{ role: string; content: unknown }> } | undefined): string[] =>
+    (body?.messages ?? []).flatMap((m) =>
+      m.role !== 'user' ? [] : typeof m.content === 'string' ? [m.content] : (m.content as Array<{ type: string; text?: string }>).flatMap((b) => (b.type === 'text' && b.text !== undefined && !b.text.startsWith('<system-reminder>') ? [b.text] : [])),
+    ).map((t) => (t.length > 1000 ? `<${t.length} chars>` : t));
+
+  it('does not stay in the conversation: the next short turn succeeds, and so does a resume of the session', async () => {
+    const s = await loopback({ rules: [], fallback: { content: [{ type: 'text', text: 'short answer' }] } }, { refuse: ({ bytes }) => (bytes > 1_000_000 ? TOO_LONG : undefined) });
+    const ch = promptChannel();
+    ch.push(HUGE);
+    const results: Array<Record<string, unknown>> = [];
+    await collect(query({ prompt: ch, options: s.options() }), (m) => {
+      if (m.type !== 'result') return;
+      results.push(m);
+      if (results.length === 1) ch.push('hello, a short one');
+      else ch.close();
+    });
+    expect(results.map((r) => [r['is_error'], r['terminal_reason']])).toEqual([
+      [true, 'prompt_too_long'],
+      [false, 'completed'],
+    ]);
+    const last = s.server.requests.at(-1);
+    expect([last?.outcome, userTexts(last?.body)]).toEqual(['completed', ['hello, a short one']]);
+
+    // A new process resumes the conversation the session had: the refused prompt is not in it.
+    const sessionId = String(results[1]?.['session_id']);
+    const resumed = await collect(query({ prompt: 'and again', options: s.options({ resume: sessionId }) }));
+    expect(resumed.filter((m) => m.type === 'result').map((m) => [m.is_error, 'result' in m ? m.result : undefined])).toEqual([[false, 'short answer']]);
+    expect(userTexts(s.server.requests.at(-1)?.body)).toEqual(['hello, a short one', 'and again']);
+  });
+});

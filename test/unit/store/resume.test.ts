@@ -166,6 +166,27 @@ describe('resume', () => {
     ]);
   });
 
+  it('a rewind drops the refused prompt and what followed it from the conversation; the SDK still lists them; a fork leaves them out', async () => {
+    const { id } = writeTwoTurns();
+    const s = openTest(p, { resume: id });
+    s.recorder.record(prompt('a prompt far too long', { uuid: 'u3' }));
+    s.recorder.record(block('msg_error_1', text('Prompt is too long'), { uuid: 'e3', model: '<synthetic>', error: 'invalid_request' }));
+    s.recorder.record({ type: 'rewind', uuid: 'w3', to: 'a5', reason: 'prompt_too_long' });
+    s.recorder.close();
+    // Nothing after the rewind yet: it is still where a resume starts (the last entry would be the error).
+    expect(loadSession(p.root, p.cwd, id)).toMatchObject({ lastUuid: 'w3', history: TWO_TURNS, warnings: [] });
+    const again = openTest(p, { resume: id });
+    again.recorder.record(prompt('a short one', { uuid: 'u4' }));
+    again.recorder.close();
+    expect(loadSession(p.root, p.cwd, id).history).toEqual([...TWO_TURNS, { role: 'user', content: 'a short one' }]);
+    expect((await sdkUuids(id)).slice(-4)).toEqual(['a5', 'u3', 'e3', 'u4']);
+    const fork = openTest(p, { resume: id, fork: true });
+    expect(fork.history).toEqual([...TWO_TURNS, { role: 'user', content: 'a short one' }]);
+    fork.recorder.close();
+    const copied = readFileSync(fork.transcriptPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { forkedFrom?: { messageUuid: string } });
+    expect(copied.flatMap((e) => (e.forkedFrom ? [e.forkedFrom.messageUuid] : [])).slice(-2)).toEqual(['a5', 'u4']);
+  });
+
   it('restores the saved model usage', async () => {
     const usage = {
       'claude-test': {
