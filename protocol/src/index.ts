@@ -65,6 +65,7 @@ import {
   SystemSessionWritesLostFrame,
   SystemInformationalFrame,
   SystemAgentdWarningFrame,
+  SystemTranscriptRelinkedFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
@@ -119,6 +120,7 @@ export const OutboundFrame = z.lazy(() => z.union([
   SystemCommandsChangedFrame,
   ConversationResetFrame,
   SystemAgentdWarningFrame,
+  SystemTranscriptRelinkedFrame,
   SystemTaskStartedFrame,
   SystemTaskProgressFrame,
   SystemTaskUpdatedFrame,
@@ -174,6 +176,7 @@ export const NAMED_SCHEMAS = {
   SystemTaskUpdatedFrame,
   SystemTaskNotificationFrame,
   SystemBackgroundTasksChangedFrame,
+  SystemTranscriptRelinkedFrame,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,

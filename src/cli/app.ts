@@ -314,6 +314,9 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   session.ledger.restore(opened.restoredModelUsage);
   const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
+  // A resume's broken parent links, repaired in memory, are reported once the projector exists.
+  const relinked = opened.relinked;
+  if (relinked) queueMicrotask(() => void projector.emit({ type: 'transcript_relinked', path: relinked.path, links: relinked.links }));
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
   for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));

@@ -303,6 +303,18 @@ export class Projector {
         return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
       case 'file_warning':
         return this.out.write(fileWarningFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
+      case 'transcript_relinked': {
+        const n = ev.links.length;
+        return this.out.write({
+          type: 'system',
+          subtype: 'agentd_transcript_relinked',
+          transcript_path: ev.path,
+          message: `${n} ${n === 1 ? 'entry' : 'entries'} of the resumed transcript named a parent that could not be followed; each was linked to the entry before it, so the earlier turns are kept.`,
+          links: ev.links.map((l) => ({ line: l.line, entry_uuid: l.uuid, parent_uuid: l.parentUuid, problem: l.problem, linked_to_uuid: l.linkedTo })),
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
+      }
       case 'writes_lost':
         return this.out.write({
           type: 'system',

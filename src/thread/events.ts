@@ -228,6 +228,15 @@ export type SessionEvent =
    * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds.
    */
   | { type: 'file_warning'; file: 'settings' | 'settings_key' | 'project' | 'context'; message: string; path: string }
+  /**
+   * A resumed transcript had entries whose parent link was broken; each was attached to the nearest earlier
+   * entry that ends a branch (null: none), so the earlier turns stay (store/reader.ts chainTo).
+   */
+  | {
+      type: 'transcript_relinked';
+      path: string;
+      links: ReadonlyArray<{ line: number; uuid: string; parentUuid: string; problem: 'parent_missing' | 'cycle'; linkedTo: string | null }>;
+    }
   /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
   | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
   /** A compaction started (status compacting) or ended (status null, with how it went). */

@@ -1,12 +1,13 @@
 // Reliability under faults (issue 22), through the official TS SDK against fault-injecting loopback Messages
 // servers: a rate limit that names a long wait, the host going away mid-tool, temporary files at exit.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type Options, type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
+import { transcriptPath } from '../../src/store/paths.js';
 import { AGENTD, baseEnv, tempDir } from '../support/daemon.js';
 import { type LoopbackOptions, type LoopbackServer, startLoopbackServer } from '../support/loopback-server.js';
 import { FrameTap } from '../support/frames.js';
@@ -206,5 +207,39 @@ describe('a prompt the API refuses as too long', () => {
     const resumed = await collect(query({ prompt: 'and again', options: s.options({ resume: sessionId }) }));
     expect(resumed.filter((m) => m.type === 'result').map((m) => [m.is_error, 'result' in m ? m.result : undefined])).toEqual([[false, 'short answer']]);
     expect(userTexts(s.server.requests.at(-1)?.body)).toEqual(['hello, a short one', 'and again']);
+  });
+});
+
+describe('a transcript with a broken parent link', () => {
+  it('resume keeps every intact turn and says which entry it relinked (system/agentd_transcript_relinked)', async () => {
+    const s = await loopback({ rules: [], fallback: { content: [{ type: 'text', text: 'ok' }] } });
+    let sessionId = '';
+    for (const prompt of ['turn one', 'turn two', 'turn three']) {
+      const msgs = await collect(query({ prompt, options: s.options(sessionId ? { resume: sessionId } : {}) }));
+      sessionId = String((msgs.at(-1) as { session_id: string }).session_id);
+    }
+    const path = transcriptPath(s.env['CLAUDE_CONFIG_DIR'] as string, s.cwd, sessionId, s.env);
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const at = lines.findIndex((l) => l.includes('"type":"user"') && l.includes('turn three'));
+    const entry = JSON.parse(lines[at] ?? '{}') as { uuid: string; parentUuid: string };
+    lines[at] = JSON.stringify({ ...entry, parentUuid: '00000000-dead-4bad-8bad-000000000000' });
+    writeFileSync(path, `${lines.join('\n')}\n`);
+
+    const msgs = await collect(query({ prompt: 'turn four', options: s.options({ resume: sessionId }) }));
+    const userTexts = (s.server.requests.at(-1)?.body.messages ?? []).flatMap((m) =>
+      m.role !== 'user' || typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>') ? [b.text] : [])),
+    );
+    expect(userTexts).toEqual(['turn one', 'turn two', 'turn three', 'turn four']);
+    expect(msgs.filter((m) => typeOf(m) === 'system/agentd_transcript_relinked')).toEqual([
+      {
+        type: 'system',
+        subtype: 'agentd_transcript_relinked',
+        transcript_path: path,
+        message: '1 entry of the resumed transcript named a parent that could not be followed; each was linked to the entry before it, so the earlier turns are kept.',
+        links: [{ line: at + 1, entry_uuid: entry.uuid, parent_uuid: '00000000-dead-4bad-8bad-000000000000', problem: 'parent_missing', linked_to_uuid: entry.parentUuid }],
+        uuid: expect.any(String),
+        session_id: sessionId,
+      },
+    ]);
   });
 });

@@ -187,6 +187,35 @@ describe('resume', () => {
     expect(copied.flatMap((e) => (e.forkedFrom ? [e.forkedFrom.messageUuid] : [])).slice(-2)).toEqual(['a5', 'u4']);
   });
 
+  it('a parent that is not in the file: the entry is linked to the end of the branch before it, every earlier turn is kept, the repair is reported', () => {
+    const { id, path } = writeTwoTurns();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const at = lines.findIndex((l) => l.includes('"uuid":"u2"'));
+    const broken = { ...(JSON.parse(lines[at] ?? '{}') as object), parentUuid: '00000000-dead-4bad-8bad-000000000000' };
+    // A progress entry (as Claude Code writes them, hung off a call) names a4 too: a4 still ends the branch.
+    const progress = { type: 'progress', uuid: 'pr1', parentUuid: 'a4', isSidechain: false, data: {} };
+    lines.splice(at, 1, JSON.stringify(progress), JSON.stringify(broken));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const loaded = loadSession(p.root, p.cwd, id);
+    expect([loaded.history, loaded.relinks]).toEqual([
+      TWO_TURNS,
+      [{ line: at + 2, uuid: 'u2', parentUuid: '00000000-dead-4bad-8bad-000000000000', problem: 'parent_missing', linkedTo: 'a4' }],
+    ]);
+    expect(openTest(p, { resume: id }).relinked).toEqual({ path, links: loaded.relinks });
+  });
+
+  it('a cycle: the entry that closes it is linked to the end of the branch before it', () => {
+    const { id, path } = writeTwoTurns();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const at = lines.findIndex((l) => l.includes('"uuid":"a4"'));
+    // a4 names u2, which comes after it and names a4: a loop of two.
+    lines[at] = JSON.stringify({ ...(JSON.parse(lines[at] ?? '{}') as object), parentUuid: 'a5' });
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const loaded = loadSession(p.root, p.cwd, id);
+    expect(loaded.relinks).toEqual([{ line: at + 1, uuid: 'a4', parentUuid: 'a5', problem: 'cycle', linkedTo: 'rb' }]);
+    expect(loaded.history).toEqual(TWO_TURNS);
+  });
+
   it('restores the saved model usage', async () => {
     const usage = {
       'claude-test': {
