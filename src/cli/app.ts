@@ -36,6 +36,7 @@ import { watchStdoutPeer } from './stdio.js';
 import { type OpenedSession, SessionLoadError, claudeConfigRoot, entrypointFrom, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
+import { transcriptTestFault } from './fatal.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
@@ -44,7 +45,7 @@ import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agen
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
 import { loadDeviceId } from './device-id.js';
-import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued, troubleEvent } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
@@ -87,6 +88,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
+  let projectorReady = false;
+  const transcriptIo = transcriptTestFault(config.env.testFault);
   try {
     opened = openSession({
       root: claudeConfigRoot(io.env),
@@ -103,13 +106,15 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
-      // The host hears of it at once (a system/session_writes_lost frame; Claude Code sends it at exit). A
-      // microtask later: a resume's repairs write before the projector exists.
-      onWritesLost: ({ code, sessionId: sid }) =>
-        queueMicrotask(() => {
-          logger.error({ code, session_id: sid }, 'session transcript lines are being lost');
-          void projector.emit({ type: 'writes_lost', errorCode: code, sessionIds: [sid] });
-        }),
+      // The host hears of it as it happens: a failing write and its recovery (system/agentd_warning), lines lost
+      // for good (system/session_writes_lost; Claude Code sends that at exit). A resume's repairs write before the
+      // projector exists: those wait a microtask. Later ones go out at once, so one at close precedes the exit.
+      onTrouble: (t) => {
+        const ev = troubleEvent(t);
+        if (projectorReady) void projector.emit(ev);
+        else queueMicrotask(() => void projector.emit(ev));
+      },
+      ...(transcriptIo ? { io: transcriptIo } : {}),
       redact,
     });
   } catch (e) {
@@ -205,6 +210,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
+  projectorReady = true;
   const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),

@@ -322,6 +322,18 @@ export class Projector {
           error_code: ev.errorCode,
           lost: ['transcript'],
           transcript_session_ids: ev.sessionIds,
+          ...(ev.firstLostUuid !== undefined ? { first_lost_uuid: ev.firstLostUuid } : {}),
+          uuid: this.o.newUuid(),
+          session_id: sid,
+        });
+      case 'transcript_writes':
+        return this.out.write({
+          type: 'system',
+          subtype: 'agentd_warning',
+          ...(ev.state === 'failing'
+            ? { code: 'transcript_write_failed', message: `The session transcript could not be written (${ev.code}); its lines are held in memory and appended, in order, when writes succeed again.` }
+            : { code: 'transcript_writes_recovered', message: `Transcript writes succeed again: the ${ev.lines} held line${ev.lines === 1 ? '' : 's'} were appended; nothing is missing.` }),
+          path: ev.path,
           uuid: this.o.newUuid(),
           session_id: sid,
         });

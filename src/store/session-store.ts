@@ -12,7 +12,7 @@ import { SessionLoadError } from './errors.js';
 import { CUT_BY_RESUME_AT, KILLED_MID_TOOL, type TailRepair, indexResults, rebuildHistory } from './history.js';
 import { type ChainNode, type ParsedTranscript, type Relink, applyRewinds, chainTo, defaultLeaf, parseTranscript } from './reader.js';
 import { canonicalProjectPath, entrypointFrom, projectDir } from './paths.js';
-import { type ClosableRecorder, TranscriptWriter } from './writer.js';
+import { type ClosableRecorder, type TranscriptTrouble, TranscriptWriter, type TranscriptWriterOptions } from './writer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -208,10 +208,12 @@ export interface OpenSessionOptions {
   logger: Logger;
   /** The session's cumulative usage, saved at each flush (late-bound: `() => session.ledger.modelUsage()`). */
   usage?: () => Record<string, ModelUsageTotals>;
-  /** Called once per transcript at its first lost line (see TranscriptWriterOptions.onLost). */
-  onWritesLost?: (info: { code: string; sessionId: string }) => void;
+  /** A transcript's (or a sidechain's) troubles: failing writes, their recovery, lines lost (see TranscriptTrouble). */
+  onTrouble?: (t: TranscriptTrouble) => void;
   /** Removes agentd's secret values from transcript lines. */
   redact?: (line: string) => string;
+  /** The write call of every transcript (the test-only disk-full fault: cli/fatal.ts transcriptTestFault). */
+  io?: TranscriptWriterOptions['io'];
 }
 
 export interface OpenedSession {
@@ -259,7 +261,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       logger: o.logger,
       ...(o.usage ? { usage: o.usage } : {}),
       ...(savedUsage ? { savedUsage } : {}),
-      ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+      ...(o.onTrouble ? { onTrouble: o.onTrouble } : {}),
+      ...(o.io ? { io: o.io } : {}),
       ...(o.redact ? { redact: o.redact } : {}),
     });
   const sidechains = (sessionId: string) => (agentId: string): ClosableRecorder =>
@@ -271,7 +274,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
           now: o.now,
           logger: o.logger,
           sidechain: true,
-          ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+          ...(o.onTrouble ? { onTrouble: o.onTrouble } : {}),
+          ...(o.io ? { io: o.io } : {}),
           ...(o.redact ? { redact: o.redact } : {}),
         })
       : closableNull;

@@ -237,8 +237,14 @@ export type SessionEvent =
       path: string;
       links: ReadonlyArray<{ line: number; uuid: string; parentUuid: string; problem: 'parent_missing' | 'cycle'; linkedTo: string | null }>;
     }
-  /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
-  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /**
+   * Transcript lines will not be saved (store/writer.ts TranscriptTrouble 'lost'): from `firstLostUuid` on, when
+   * known, nothing recorded is in the file.
+   */
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[]; firstLostUuid?: string }
+  /** Transcript writes fail (lines are held in memory and retried), or succeed again (the held lines are in). */
+  | { type: 'transcript_writes'; state: 'failing'; code: string; path: string }
+  | { type: 'transcript_writes'; state: 'recovered'; lines: number; path: string }
   /** A compaction started (status compacting) or ended (status null, with how it went). */
   | { type: 'compact_status'; status: 'compacting' }
   | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }

@@ -1,7 +1,7 @@
 // Reliability under faults (issue 22), through the official TS SDK against fault-injecting loopback Messages
 // servers: a rate limit that names a long wait, the host going away mid-tool, temporary files at exit.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { type Options, type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
@@ -27,6 +27,17 @@ async function loopback(scenario: Scenario, opts: LoopbackOptions = {}): Promise
   const cwd = tempDir('agentd-rel-');
   const env = baseEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, AGENTD_RETRY_BASE_DELAY_MS: '10' });
   return { server, cwd, env, options: (extra = {}) => ({ pathToClaudeCodeExecutable: AGENTD, cwd, env, ...extra }) };
+}
+
+/** The user texts of a request (what the user typed, not agentd's reminders), a huge one named by its length. */
+function userTexts(body: { messages: ReadonlyArray<{ role: string; content: unknown }> } | undefined): string[] {
+  return (body?.messages ?? [])
+    .flatMap((m) => {
+      if (m.role !== 'user') return [];
+      if (typeof m.content === 'string') return [m.content];
+      return (m.content as Array<{ type: string; text?: unknown }>).flatMap((b) => (b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>') ? [b.text] : []));
+    })
+    .map((t) => (t.length > 1000 ? `<${t.length} chars>` : t));
 }
 
 const typeOf = (m: SDKMessage): string => `${m.type}${'subtype' in m && typeof m.subtype === 'string' ? `/${m.subtype}` : ''}`;
@@ -178,11 +189,6 @@ describe('temporary files', () => {
 describe('a prompt the API refuses as too long', () => {
   const TOO_LONG = { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 1310734 tokens > 200000 maximum' };
   const HUGE = `HUGE ${'x'.repeat(5 * 1024 * 1024)}`;
-  /** The user texts of a request, the huge one named by its length. */
-  const userTexts = (body: { messages: Array<{ role: string; content: unknown }> } | undefined): string[] =>
-    (body?.messages ?? []).flatMap((m) =>
-      m.role !== 'user' ? [] : typeof m.content === 'string' ? [m.content] : (m.content as Array<{ type: string; text?: string }>).flatMap((b) => (b.type === 'text' && b.text !== undefined && !b.text.startsWith('<system-reminder>') ? [b.text] : [])),
-    ).map((t) => (t.length > 1000 ? `<${t.length} chars>` : t));
 
   it('does not stay in the conversation: the next short turn succeeds, and so does a resume of the session', async () => {
     const s = await loopback({ rules: [], fallback: { content: [{ type: 'text', text: 'short answer' }] } }, { refuse: ({ bytes }) => (bytes > 1_000_000 ? TOO_LONG : undefined) });
@@ -226,10 +232,8 @@ describe('a transcript with a broken parent link', () => {
     writeFileSync(path, `${lines.join('\n')}\n`);
 
     const msgs = await collect(query({ prompt: 'turn four', options: s.options({ resume: sessionId }) }));
-    const userTexts = (s.server.requests.at(-1)?.body.messages ?? []).flatMap((m) =>
-      m.role !== 'user' || typeof m.content === 'string' ? [] : m.content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>') ? [b.text] : [])),
-    );
-    expect(userTexts).toEqual(['turn one', 'turn two', 'turn three', 'turn four']);
+    const texts = userTexts(s.server.requests.at(-1)?.body);
+    expect(texts).toEqual(['turn one', 'turn two', 'turn three', 'turn four']);
     expect(msgs.filter((m) => typeOf(m) === 'system/agentd_transcript_relinked')).toEqual([
       {
         type: 'system',
@@ -241,5 +245,54 @@ describe('a transcript with a broken parent link', () => {
         session_id: sessionId,
       },
     ]);
+  });
+});
+
+describe('a disk that fills up and frees up again', () => {
+  it('the turn written while writes fail is appended once they succeed: a resume has every turn; the host is told both times', async () => {
+    const s = await loopback({ rules: [], fallback: { content: [{ type: 'text', text: 'ok' }] } });
+    // Test-only fault (src/cli/fatal.ts): transcript writes fail with ENOSPC while this file exists.
+    const full = join(tempDir('agentd-fault-'), 'disk-full');
+    const env = { ...s.env, AGENTD_TEST_FAULT: `transcript_enospc_while:${full}` };
+    const ch = promptChannel();
+    ch.push('turn one');
+    const prompts = ['turn two', 'turn three'];
+    let results = 0;
+    const msgs = await collect(query({ prompt: ch, options: s.options({ env }) }), (m) => {
+      if (m.type !== 'result') return;
+      results++;
+      if (results === 1) writeFileSync(full, ''); // the disk is full for turn two
+      if (results === 2) rmSync(full); // and has room again for turn three
+      const next = prompts.shift();
+      if (next) ch.push(next);
+      else ch.close();
+    });
+    const sessionId = String((msgs.at(-1) as { session_id: string }).session_id);
+    const path = transcriptPath(s.env['CLAUDE_CONFIG_DIR'] as string, s.cwd, sessionId, s.env);
+    expect(msgs.filter((m) => m.type === 'system' && ['agentd_warning', 'session_writes_lost'].includes(m.subtype)).map((m) => ({ ...m, uuid: '<uuid>' }))).toEqual([
+      {
+        type: 'system',
+        subtype: 'agentd_warning',
+        code: 'transcript_write_failed',
+        message: 'The session transcript could not be written (ENOSPC); its lines are held in memory and appended, in order, when writes succeed again.',
+        path,
+        uuid: '<uuid>',
+        session_id: sessionId,
+      },
+      {
+        type: 'system',
+        subtype: 'agentd_warning',
+        code: 'transcript_writes_recovered',
+        message: expect.stringMatching(/^Transcript writes succeed again: the \d+ held lines were appended; nothing is missing\.$/),
+        path,
+        uuid: '<uuid>',
+        session_id: sessionId,
+      },
+    ]);
+    // Every line of the file is whole JSON, and a new process resumes the whole conversation.
+    expect(() => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown)).not.toThrow();
+    await collect(query({ prompt: 'turn four', options: s.options({ resume: sessionId }) }));
+    const texts = userTexts(s.server.requests.at(-1)?.body);
+    expect(texts).toEqual(['turn one', 'turn two', 'turn three', 'turn four']);
   });
 });

@@ -29,6 +29,7 @@ export function complete(ev: SessionEvent): string {
     case 'commands_changed':
     case 'file_warning':
     case 'transcript_relinked':
+    case 'transcript_writes':
     case 'writes_lost':
     case 'compact_status':
     case 'compact_boundary':
@@ -65,6 +66,7 @@ export function missingOne(ev: SessionEvent): string {
     case 'hook_response':
     case 'file_warning':
     case 'transcript_relinked':
+    case 'transcript_writes':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':
