@@ -16,6 +16,12 @@ export interface RoundResult {
   readonly additionalContext: readonly string[];
 }
 
+/** A user message that joins a running turn after a round's tool results (session/fold.ts), as the model sees it. */
+export interface Interjection {
+  readonly uuid: string;
+  readonly content: UserBlock[];
+}
+
 /** A point a thread can go back to (Thread.mark / Thread.rewind). */
 export interface ThreadMark {
   readonly conv: Conversation;

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { type Options, type SDKMessage, query } from '@anthropic-ai/claude-agent-sdk';
+import { type Options, type SDKMessage, type SDKUserMessage, query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scenario } from '../../src/model/scripted/scenario.js';
 import { transcriptPath } from '../../src/store/paths.js';
@@ -294,5 +294,134 @@ describe('a disk that fills up and frees up again', () => {
     await collect(query({ prompt: 'turn four', options: s.options({ resume: sessionId }) }));
     const texts = userTexts(s.server.requests.at(-1)?.body);
     expect(texts).toEqual(['turn one', 'turn two', 'turn three', 'turn four']);
+  });
+});
+
+/**
+ * An async-iterable prompt of whole SDK user messages; `written()` resolves once the SDK has taken every message
+ * pushed so far (it writes each to the daemon's stdin before asking for the next).
+ */
+function messageChannel() {
+  const queue: SDKUserMessage[] = [];
+  let wake: (() => void) | undefined;
+  let idle: (() => void) | undefined;
+  let closed = false;
+  return {
+    push(uuid: string, content: SDKUserMessage['message']['content']) {
+      queue.push({ type: 'user', message: { role: 'user', content }, parent_tool_use_id: null, session_id: '', uuid: uuid as SDKUserMessage['uuid'] });
+      wake?.();
+    },
+    close() {
+      closed = true;
+      wake?.();
+    },
+    written: () => new Promise<void>((r) => (queue.length === 0 && wake !== undefined ? r() : (idle = r))),
+    async *[Symbol.asyncIterator](): AsyncGenerator<SDKUserMessage> {
+      for (;;) {
+        const m = queue.shift();
+        if (m) {
+          yield m;
+          continue;
+        }
+        if (closed) return;
+        await new Promise<void>((r) => {
+          wake = r;
+          idle?.();
+          idle = undefined;
+        });
+        wake = undefined;
+      }
+    },
+  };
+}
+
+const uuidN = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+describe('user messages sent while a turn runs (as Claude Code 2.1.330 handles them)', () => {
+  it('those still queued when the turn ends are folded into the next turn: one request, one result, each replayed', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    const s = await loopback(
+      { rules: [{ when: { requestIndex: 0 }, reply: { content: [{ type: 'text', text: 'answer one' }] } }], fallback: { content: [{ type: 'text', text: 'answer two' }] } },
+      { gate: ({ index }) => (index === 0 ? held : undefined) },
+    );
+    const ch = messageChannel();
+    ch.push(uuidN(0), 'm0');
+    const q = query({ prompt: ch, options: s.options({ extraArgs: { 'replay-user-messages': null } }) });
+    const msgs: SDKMessage[] = [];
+    const reading = collect(q, (m) => {
+      msgs.push(m);
+      if (m.type === 'result' && msgs.filter((x) => x.type === 'result').length === 2) ch.close();
+    });
+    await until(() => s.server.requests.length === 1, 'the first request');
+    for (let i = 1; i <= 3; i++) ch.push(uuidN(i), `m${i}`);
+    await ch.written();
+    // Lines are handled in order: once this control request is answered, m1..m3 are queued in the daemon.
+    await q.mcpServerStatus();
+    release();
+    await reading;
+    expect(s.server.requests.map((r) => userTexts(r.body))).toEqual([['m0'], ['m0', 'm1\nm2\nm3']]);
+    const seen = msgs.flatMap((m): unknown[][] => {
+      if (m.type === 'result') return [['result', 'result' in m ? m.result : undefined, (m as unknown as { user_message_uuids: string[] }).user_message_uuids]];
+      if (m.type === 'user') return [['user', m.uuid, m.message.content]];
+      return [];
+    });
+    expect(seen).toEqual([
+      ['user', uuidN(0), 'm0'],
+      ['result', 'answer one', [uuidN(0)]],
+      ['user', uuidN(1), 'm1'],
+      ['user', uuidN(2), 'm2'],
+      ['user', uuidN(3), 'm1\nm2\nm3'],
+      ['result', 'answer two', [uuidN(1), uuidN(2), uuidN(3)]],
+    ]);
+  });
+
+  it('those sent while a tool runs join the running turn after its result, each as a reminder: no second turn', async () => {
+    const s = await loopback({
+      rules: [
+        { when: { requestIndex: 0 }, reply: { content: [{ type: 'tool_use', id: 'toolu_wait', name: 'Bash', input: { command: 'while [ ! -f go ]; do sleep 0.02; done; echo went', description: 'wait' } }] } },
+      ],
+      fallback: { content: [{ type: 'text', text: 'all answered' }] },
+    });
+    const ch = messageChannel();
+    ch.push(uuidN(0), 'm0');
+    const q = query({ prompt: ch, options: s.options({ allowedTools: ['Bash'], extraArgs: { 'replay-user-messages': null } }) });
+    const msgs: SDKMessage[] = [];
+    const reading = collect(q, (m) => {
+      msgs.push(m);
+      if (m.type === 'result') ch.close();
+    });
+    await until(() => s.server.requests.length === 1 && msgs.some((m) => m.type === 'assistant'), 'the Bash call');
+    ch.push(uuidN(1), 'm1');
+    ch.push(uuidN(2), [{ type: 'text', text: 'm2' }]);
+    await ch.written();
+    await q.mcpServerStatus();
+    writeFileSync(join(s.cwd, 'go'), '');
+    await reading;
+    expect(s.server.requests).toHaveLength(2);
+    const last = s.server.requests[1]?.body.messages.at(-1);
+    const reminder = (text: string): string =>
+      `<system-reminder>\nThe user sent a new message while you were working:\n${text}\n\nThis is how agentd surfaces messages the user sends mid-turn — within the running turn, often alongside the next tool result, rather than as a separate conversation turn. Address the message above as you continue this turn.\n</system-reminder>`;
+    expect(last).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_wait', content: 'went' },
+        { type: 'text', text: reminder('m1') },
+        { type: 'text', text: reminder('m2'), cache_control: { type: 'ephemeral' } },
+      ],
+    });
+    const seen = msgs.flatMap((m): unknown[][] => {
+      if (m.type === 'result') return [['result', 'result' in m ? m.result : undefined, (m as unknown as { user_message_uuids: string[] }).user_message_uuids]];
+      if (m.type === 'user' && 'isReplay' in m && m.isReplay) return [['replay', m.uuid, m.message.content]];
+      if (m.type === 'user') return [['tool_result']];
+      return [];
+    });
+    expect(seen).toEqual([
+      ['replay', uuidN(0), 'm0'],
+      ['tool_result'],
+      ['replay', uuidN(1), 'm1'],
+      ['replay', uuidN(2), [{ type: 'text', text: 'm2' }]],
+      ['result', 'all answered', [uuidN(0), uuidN(1), uuidN(2)]],
+    ]);
   });
 });

@@ -42,6 +42,8 @@ export interface LoopbackOptions {
    * request itself, such as a prompt too long for the context window), or undefined to let the scenario answer.
    */
   refuse?: (req: { body: ModelRequest; bytes: number }) => { status: number; type: string; message: string; retryAfterSec?: number } | undefined;
+  /** Awaited before the request (0-based `index`) is answered: a test holds a response until it is ready. */
+  gate?: (req: { body: ModelRequest; index: number }) => Promise<void> | undefined;
 }
 
 /** Bedrock's exception name for an HTTP error status (what x-amzn-errortype carries). */
@@ -72,6 +74,8 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
         rec.outcome ??= 'client_closed';
       }
     });
+    const index = requests.length - 1;
+    await opts.gate?.({ body, index });
     const refused = opts.refuse?.({ body, bytes: raw.length });
     const plan = refused ? ({ kind: 'error', delayMs: 0, ...refused } as const) : engine.plan(body);
     const requestId = `req_loopback_${++n}`;
