@@ -20,7 +20,7 @@ import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
 import { assertNever } from '../util/assert-never.js';
 import type { SessionEvent } from '../thread/events.js';
-import type { TranscriptTrouble } from '../store/index.js';
+import type { OpenedSession, TranscriptTrouble } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import type { AppConfig } from '../config/config.js';
 import type { EnvConfig } from '../config/env.js';
@@ -108,7 +108,7 @@ export function sessionCompaction(env: Readonly<Record<string, string | undefine
 }
 
 /** A transcript's trouble as the session event the projector turns into a frame. */
-export function troubleEvent(t: TranscriptTrouble): SessionEvent {
+function troubleEvent(t: TranscriptTrouble): SessionEvent {
   switch (t.kind) {
     case 'failing':
       return { type: 'transcript_writes', state: 'failing', code: t.code, path: t.path };
@@ -119,4 +119,25 @@ export function troubleEvent(t: TranscriptTrouble): SessionEvent {
     default:
       return assertNever(t, 'transcript trouble');
   }
+}
+
+/**
+ * The transcript's notices to the host, as session events: its troubles (a failing write, its recovery, lines
+ * lost for good) and a resume's repaired links. A resume writes (its repairs) before the projector exists: until
+ * `ready()` they wait a microtask; after, they go out at once, so one sent at close precedes the exit.
+ */
+export function transcriptNotices(emit: (ev: SessionEvent) => void): {
+  onTrouble: (t: TranscriptTrouble) => void;
+  relinked: (r: NonNullable<OpenedSession['relinked']>) => void;
+  ready: () => void;
+} {
+  let ready = false;
+  const send = (ev: SessionEvent): void => (ready ? emit(ev) : queueMicrotask(() => emit(ev)));
+  return {
+    onTrouble: (t) => send(troubleEvent(t)),
+    relinked: (r) => send({ type: 'transcript_relinked', path: r.path, links: r.links }),
+    ready: () => {
+      ready = true;
+    },
+  };
 }

@@ -45,7 +45,7 @@ import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agen
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
 import { loadDeviceId } from './device-id.js';
-import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued, troubleEvent } from './app-support.js';
+import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued, transcriptNotices } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
@@ -70,10 +70,7 @@ export interface RunningApp {
   exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
-  /**
-   * Last resort at process exit (any path): SIGKILL every tool process still alive, then remove the session's
-   * temporary folder, synchronously.
-   */
+  /** Last resort at process exit (any path), synchronous: SIGKILL every tool still alive, remove the spill folder. */
   exitNow(): void;
   reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
@@ -88,7 +85,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
-  let projectorReady = false;
+  // Transcript troubles and a resume's relinks reach the host through the projector, once it exists.
+  const notices = transcriptNotices((ev) => void projector.emit(ev));
   const transcriptIo = transcriptTestFault(config.env.testFault);
   try {
     opened = openSession({
@@ -106,14 +104,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
-      // The host hears of it as it happens: a failing write and its recovery (system/agentd_warning), lines lost
-      // for good (system/session_writes_lost; Claude Code sends that at exit). A resume's repairs write before the
-      // projector exists: those wait a microtask. Later ones go out at once, so one at close precedes the exit.
-      onTrouble: (t) => {
-        const ev = troubleEvent(t);
-        if (projectorReady) void projector.emit(ev);
-        else queueMicrotask(() => void projector.emit(ev));
-      },
+      // The host hears of it as it happens (a failing write, its recovery, lines lost for good).
+      onTrouble: notices.onTrouble,
       ...(transcriptIo ? { io: transcriptIo } : {}),
       redact,
     });
@@ -210,7 +202,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
-  projectorReady = true;
+  notices.ready();
   const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
@@ -320,9 +312,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   session.ledger.restore(opened.restoredModelUsage);
   const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
-  // A resume's broken parent links, repaired in memory, are reported once the projector exists.
-  const relinked = opened.relinked;
-  if (relinked) queueMicrotask(() => void projector.emit({ type: 'transcript_relinked', path: relinked.path, links: relinked.links }));
+  if (opened.relinked) notices.relinked(opened.relinked);
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
   for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));
@@ -454,10 +444,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   edge.run();
   return {
     exit: edge.exit,
-    exitNow: () => {
-      tracker.killAllNow();
-      spill.remove();
-    },
+    exitNow: () => (tracker.killAllNow(), spill.remove()),
     shutdown: (code, reason) => edge.shutdown(code, reason),
     reportInternal: (message) => (edge.stopForInternalError(), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
   };

@@ -9,6 +9,7 @@ import type { FrameOut } from './frame-out.js';
 import { fileWarningFrame } from './config-warnings.js';
 import { resultFrame } from './result-frame.js';
 import { taskFrame } from './task-frames.js';
+import { transcriptFrame } from './transcript-frames.js';
 
 export type SessionStateMode = 'none' | 'host_only' | 'visible';
 
@@ -303,40 +304,10 @@ export class Projector {
         return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
       case 'file_warning':
         return this.out.write(fileWarningFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
-      case 'transcript_relinked': {
-        const n = ev.links.length;
-        return this.out.write({
-          type: 'system',
-          subtype: 'agentd_transcript_relinked',
-          transcript_path: ev.path,
-          message: `${n} ${n === 1 ? 'entry' : 'entries'} of the resumed transcript named a parent that could not be followed; each was linked to the entry before it, so the earlier turns are kept.`,
-          links: ev.links.map((l) => ({ line: l.line, entry_uuid: l.uuid, parent_uuid: l.parentUuid, problem: l.problem, linked_to_uuid: l.linkedTo })),
-          uuid: this.o.newUuid(),
-          session_id: sid,
-        });
-      }
-      case 'writes_lost':
-        return this.out.write({
-          type: 'system',
-          subtype: 'session_writes_lost',
-          error_code: ev.errorCode,
-          lost: ['transcript'],
-          transcript_session_ids: ev.sessionIds,
-          ...(ev.firstLostUuid !== undefined ? { first_lost_uuid: ev.firstLostUuid } : {}),
-          uuid: this.o.newUuid(),
-          session_id: sid,
-        });
+      case 'transcript_relinked':
       case 'transcript_writes':
-        return this.out.write({
-          type: 'system',
-          subtype: 'agentd_warning',
-          ...(ev.state === 'failing'
-            ? { code: 'transcript_write_failed', message: `The session transcript could not be written (${ev.code}); its lines are held in memory and appended, in order, when writes succeed again.` }
-            : { code: 'transcript_writes_recovered', message: `Transcript writes succeed again: the ${ev.lines} held line${ev.lines === 1 ? '' : 's'} were appended; nothing is missing.` }),
-          path: ev.path,
-          uuid: this.o.newUuid(),
-          session_id: sid,
-        });
+      case 'writes_lost':
+        return this.out.write(transcriptFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
       case 'compact_status':
         return this.out.write(
           ev.status === 'compacting'
