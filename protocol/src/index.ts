@@ -65,10 +65,10 @@ import {
   SystemSessionWritesLostFrame,
   SystemInformationalFrame,
   SystemAgentdWarningFrame,
-  SystemTranscriptRelinkedFrame,
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
+import { SystemTranscriptRelinkedFrame } from './transcript-frames.js';
 import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 import { SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame, SystemTaskUpdatedFrame } from './task-frames.js';
@@ -85,6 +85,7 @@ export * from './mcp-auth.js';
 export * from './user-frame.js';
 export * from './permissions.js';
 export * from './task-frames.js';
+export * from './transcript-frames.js';
 
 export { PROTOCOL_LEVEL } from './runtime.js';
 

@@ -45,16 +45,23 @@ const typeOf = (m: SDKMessage): string => `${m.type}${'subtype' in m && typeof m
 describe('a rate limit whose retry-after is beyond what a turn waits for', () => {
   it('429 with retry-after 3600: the turn ends at once with the API message and the time it names, one request, no retries', async () => {
     const s = await loopback({ rules: [{ reply: { error: { status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your hourly rate limit', retryAfter: 3600 } } }] });
-    const msgs = await collect(query({ prompt: 'go', options: s.options() }));
+    const msgs: SDKMessage[] = [];
+    // The session ends with an error result: the SDK ends the iteration by throwing its text (as with Claude Code).
+    const thrown = await collect(query({ prompt: 'go', options: s.options() }), (m) => void msgs.push(m)).then(
+      () => undefined,
+      (e: unknown) => String(e),
+    );
     expect(s.server.requests).toHaveLength(1);
     expect(msgs.filter((m) => typeOf(m) === 'system/api_retry')).toEqual([]);
     const result = msgs.find((m) => m.type === 'result') as Record<string, unknown> | undefined;
-    const message = expect.stringMatching(
-      /^API error 429 \(rate_limit\): Number of request tokens has exceeded your hourly rate limit \(the API asks to retry after 3600 s, at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z; a turn waits for at most 60 s\)$/,
+    const text = expect.stringMatching(
+      /^API Error: Request rejected \(429\) · Number of request tokens has exceeded your hourly rate limit \(the API asks to retry after 3600 s, at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z; a turn waits for at most 60 s\)$/,
     );
-    expect([result?.['is_error'], result?.['errors'], result?.['agentd_error']]).toEqual([
+    expect([thrown, result?.['subtype'], result?.['is_error'], result?.['result'], result?.['agentd_error']]).toEqual([
+      expect.stringMatching(/^Error: Claude Code returned an error result: API Error: Request rejected \(429\)/),
+      'success',
       true,
-      [message],
+      text,
       { category: 'rate_limit', retryable: true, status: 429, resets_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     ]);
   });

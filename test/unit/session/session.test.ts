@@ -178,7 +178,7 @@ describe('session turns', () => {
     const message = 'hourly quota used up (the API asks to retry after 3600 s, at 1970-01-01T01:00:00.000Z; a turn waits for at most 60 s)';
     expect([result.isError, result.error]).toEqual([
       true,
-      { category: 'rate_limit', retryable: true, status: 429, resetsAt: '1970-01-01T01:00:00.000Z', message: `API error 429 (rate_limit): ${message}` },
+      { category: 'rate_limit', retryable: true, status: 429, resetsAt: '1970-01-01T01:00:00.000Z', message: `API Error: Request rejected (429) · ${message}` },
     ]);
   });
 
