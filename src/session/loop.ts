@@ -5,7 +5,7 @@
 import type { AnyTool } from '../tools/tool.js';
 import type { AssistantBlock, ModelApiError, ModelRequest, SystemBlock, ToolDefinition, Usage } from '../model/types.js';
 import { type RequestProfile, requestDefaults } from '../model/request-defaults.js';
-import { callTokens } from '../model/token-estimate.js';
+import { callTokens, messageTokens } from '../model/token-estimate.js';
 import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
 import { isRecorded } from '../thread/recorder.js';
 import type { Interjection, Thread } from '../thread/thread.js';
@@ -13,7 +13,7 @@ import type { SharedToolContext } from '../tools/tool.js';
 import { reasonOf } from '../util/abort.js';
 import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
 import { modelForMode } from '../model/names.js';
-import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf } from './errors.js';
+import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf, singleExchangeTooLong } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
 import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
 import { withContext } from './system-prompt.js';
@@ -289,9 +289,12 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       shared: p.shared,
     });
 
-    // Not when automatic compaction already failed this turn (its summary request carried the same thread), nor
-    // for a thread of one message (the summary request would carry that message itself).
-    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled && !autoCompactFailed && thread.length > 1) {
+    // A thread of one message is not compacted (the summary request would carry that message itself): Claude
+    // Code's words for it. Nor is a thread whose automatic compaction already failed this turn.
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && thread.length <= 1) {
+      return apiErrorEnd(round.error, round.supersedes, singleExchangeTooLong(round.error.message, messageTokens(thread.messages)));
+    }
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled && !autoCompactFailed) {
       // The API refused the prompt as too long: compact once and retry the round; a second refusal is final.
       overflowCompacted = true;
       t.numTurns--;

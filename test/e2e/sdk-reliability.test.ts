@@ -208,9 +208,14 @@ describe('a prompt the API refuses as too long', () => {
       if (results.length === 1) ch.push('hello, a short one');
       else ch.close();
     });
-    expect(results.map((r) => [r['is_error'], r['terminal_reason']])).toEqual([
-      [true, 'prompt_too_long'],
-      [false, 'completed'],
+    // Claude Code 2.1.330's words for it (measured with the same 5 MiB prompt and refusal).
+    expect(results.map((r) => [r['is_error'], r['terminal_reason'], r['result']])).toEqual([
+      [
+        true,
+        'prompt_too_long',
+        "Prompt is too long · the request is ~1310734 tokens (limit 200000) and this conversation's own content is most of it. A single-exchange conversation cannot be compacted; start with less content (smaller files or pasted text).",
+      ],
+      [false, 'completed', 'short answer'],
     ]);
     const last = s.server.requests.at(-1);
     expect([last?.outcome, userTexts(last?.body)]).toEqual(['completed', ['hello, a short one']]);
