@@ -87,7 +87,6 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   let opened: OpenedSession;
   // Transcript troubles and a resume's relinks reach the host through the projector, once it exists.
   const notices = transcriptNotices((ev) => void projector.emit(ev));
-  const transcriptIo = transcriptTestFault(config.env.testFault);
   try {
     opened = openSession({
       root: claudeConfigRoot(io.env),
@@ -104,9 +103,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
-      // The host hears of it as it happens (a failing write, its recovery, lines lost for good).
       onTrouble: notices.onTrouble,
-      ...(transcriptIo ? { io: transcriptIo } : {}),
+      ...transcriptTestFault(config.env.testFault),
       redact,
     });
   } catch (e) {

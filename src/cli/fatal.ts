@@ -76,16 +76,15 @@ export function injectTestFault(value: string | undefined): void {
  * Test-only fault injection for the transcript (AGENTD_TEST_FAULT=`transcript_enospc_while:<path>`): while
  * `<path>` exists, every write to a transcript fails with ENOSPC, as on a full disk; removing it frees the
  * space. The process tests drive a disk that fills up and frees up again through it (a tmpfs small enough needs
- * root to mount). Undefined for any other value, or none: the real write is used.
+ * root to mount). As openSession options: none for any other value, or none (the real write is used).
  */
-export function transcriptTestFault(value: string | undefined): { writeSync: typeof writeSync } | undefined {
+export function transcriptTestFault(value: string | undefined): { io?: { writeSync: typeof writeSync } } {
   const prefix = 'transcript_enospc_while:';
-  if (value === undefined || !value.startsWith(prefix)) return undefined;
+  if (value === undefined || !value.startsWith(prefix)) return {};
   const flag = value.slice(prefix.length);
-  return {
-    writeSync: ((fd: number, buf: NodeJS.ArrayBufferView, off?: number, len?: number) => {
-      if (existsSync(flag)) throw Object.assign(new Error('ENOSPC: no space left on device, write (AGENTD_TEST_FAULT)'), { code: 'ENOSPC' });
-      return writeSync(fd, buf, off, len);
-    }) as typeof writeSync,
+  const write = (fd: number, buf: NodeJS.ArrayBufferView, off?: number, len?: number): number => {
+    if (existsSync(flag)) throw Object.assign(new Error('ENOSPC: no space left on device, write (AGENTD_TEST_FAULT)'), { code: 'ENOSPC' });
+    return writeSync(fd, buf, off, len);
   };
+  return { io: { writeSync: write as typeof writeSync } };
 }
