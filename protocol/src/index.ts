@@ -68,6 +68,7 @@ import {
   ToolProgressFrame,
   UserFrame,
 } from './messages.js';
+import { SystemTranscriptRelinkedFrame } from './transcript-frames.js';
 import { McpAuthenticateRequest, McpClearAuthRequest, McpOAuthCallbackUrlRequest } from './mcp-auth.js';
 import { CanUseToolRequest, PermissionResult } from './permissions.js';
 import { SystemBackgroundTasksChangedFrame, SystemTaskNotificationFrame, SystemTaskProgressFrame, SystemTaskStartedFrame, SystemTaskUpdatedFrame } from './task-frames.js';
@@ -84,6 +85,7 @@ export * from './mcp-auth.js';
 export * from './user-frame.js';
 export * from './permissions.js';
 export * from './task-frames.js';
+export * from './transcript-frames.js';
 
 export { PROTOCOL_LEVEL } from './runtime.js';
 
@@ -119,6 +121,7 @@ export const OutboundFrame = z.lazy(() => z.union([
   SystemCommandsChangedFrame,
   ConversationResetFrame,
   SystemAgentdWarningFrame,
+  SystemTranscriptRelinkedFrame,
   SystemTaskStartedFrame,
   SystemTaskProgressFrame,
   SystemTaskUpdatedFrame,
@@ -174,6 +177,7 @@ export const NAMED_SCHEMAS = {
   SystemTaskUpdatedFrame,
   SystemTaskNotificationFrame,
   SystemBackgroundTasksChangedFrame,
+  SystemTranscriptRelinkedFrame,
   // Inbound (host → agentd): frames, control request payloads and the host's answers.
   InboundUserFrame,
   InboundControlRequestEnvelope,

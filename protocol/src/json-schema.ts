@@ -62,6 +62,7 @@ export const SCHEMA_DIRECTIONS: Record<SchemaName, Direction> = {
   SystemTaskUpdatedFrame: 'outbound',
   SystemTaskNotificationFrame: 'outbound',
   SystemBackgroundTasksChangedFrame: 'outbound',
+  SystemTranscriptRelinkedFrame: 'outbound',
   StopTaskRequest: 'inbound',
   InboundUserFrame: 'inbound',
   InboundControlRequestEnvelope: 'inbound',

@@ -361,9 +361,14 @@ export type SystemPermissionDeniedFrame = z.infer<typeof SystemPermissionDeniedF
 export { SystemHookProgressFrame, SystemHookResponseFrame, SystemHookStartedFrame } from './hook-frames.js';
 
 /**
- * Lines of the session transcript could not be saved (disk full, quota, I/O error). Claude Code's frame (SDK
- * type SDKSessionWritesLostMessage), which it sends at exit; agentd sends it at the first lost line. The code
- * is the OS error code: `ENOSPC`, `EDQUOT`, or another (`EIO`, …; the SDK says more may be added).
+ * Lines of the session transcript will not be saved (disk full, quota, I/O error). Claude Code's frame (SDK type
+ * SDKSessionWritesLostMessage), which it sends at exit. agentd holds lines in memory while writes fail and
+ * appends them when writes succeed again (system/agentd_warning `transcript_write_failed`, then
+ * `transcript_writes_recovered`); this frame comes when lines are lost for good: at exit while some are still
+ * held, when the held lines pass their bound (64 MiB), or when the file cannot be written at all. The code is
+ * the OS error code: `ENOSPC`, `EDQUOT`, or another (`EIO`, …; the SDK says more may be added). agentd adds
+ * `first_lost_uuid`: the first conversation entry missing from the transcript; nothing recorded after it is in
+ * the file either (the transcript stays a prefix of the conversation).
  */
 export const SystemSessionWritesLostFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),
@@ -371,6 +376,7 @@ export const SystemSessionWritesLostFrame = z.lazy(() => z.strictObject({
   error_code: z.string(),
   lost: z.array(z.enum(['transcript', 'global_config'])),
   transcript_session_ids: z.optional(z.array(z.string())),
+  first_lost_uuid: z.optional(z.string()),
   ...Ids,
 }));
 export type SystemSessionWritesLostFrame = z.infer<typeof SystemSessionWritesLostFrame>;

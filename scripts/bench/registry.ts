@@ -2,6 +2,7 @@
 import { compaction150k } from './compaction.js';
 import { agentFirstRequest, agentsParallelRss } from './agents.js';
 import { interruptLatency } from './interrupt.js';
+import { queued2000 } from './queued.js';
 import { session200Turns } from './long-session.js';
 import { mcpStdio10, sdkMcpRoundTrip } from './mcp.js';
 import { native } from './native.js';
@@ -39,6 +40,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   bashSettingsSandboxed,
   session200Turns,
   interruptLatency,
+  queued2000,
   sdkMcpRoundTrip,
   agentFirstRequest,
   agentsParallelRss,

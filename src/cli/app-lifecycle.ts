@@ -31,6 +31,8 @@ export interface LifecycleParts {
   session: { abortAll(reason: AbortReason): void; endOfInput(): void; done(): Promise<void> };
   /** Stops every child (MCP servers, background shells, tool process groups). */
   stopChildren: () => Promise<unknown>;
+  /** SIGKILLs every child now, with no grace period (the host is gone: nobody is owed one). */
+  killChildrenNow: () => void;
   sessionEnd: (reason: 'prompt_input_exit' | 'other', timeoutMs: number) => Promise<unknown>;
   closeTranscript: () => void;
   drainFrames: () => Promise<void>;
@@ -71,6 +73,11 @@ export class AppLifecycle {
       return;
     }
     p.closeHostRequests(reason.kind);
+    // A host that left is owed no grace period: a tool that ignores SIGTERM would otherwise hold the daemon for
+    // the whole grace (2 s) after nobody is reading. Killed before the turn is aborted, so the tools' own stop
+    // (SIGTERM, then SIGKILL after a grace) finds their groups gone. A signal keeps the grace: a supervisor
+    // stopping agentd may still be reading, and a tool may need the moment to clean up.
+    if (reason.kind === 'host_gone') p.killChildrenNow();
     p.session.abortAll(reason);
     const stopped = Promise.race([Promise.all([p.session.done(), p.stopChildren()]), new Promise((r) => setTimeout(r, 2500))]);
     stopped.then(() => this.finish(code, 'other')).catch((err: unknown) => p.fatal(err, 'shutdown'));

@@ -18,6 +18,9 @@ import type { LoopCompaction } from '../session/loop-compaction.js';
 import { contextWindowFor } from '../session/context-window.js';
 import type { SystemPromptSpec } from '../session/system-prompt.js';
 import { newUuid } from '../util/ids.js';
+import { assertNever } from '../util/assert-never.js';
+import type { SessionEvent } from '../thread/events.js';
+import type { OpenedSession, TranscriptTrouble } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import type { AppConfig } from '../config/config.js';
 import type { EnvConfig } from '../config/env.js';
@@ -102,4 +105,39 @@ export async function readAll(stream: Readable): Promise<string> {
 /** The session's compaction: Claude Code's environment switches, the model's window, PreCompact/PostCompact. */
 export function sessionCompaction(env: Readonly<Record<string, string | undefined>>, hooks: CompactHooks, transcriptPath: () => string | undefined): LoopCompaction {
   return { settings: parseCompactionEnv(env), contextWindow: (model) => contextWindowFor(model), transcriptPath, hooks };
+}
+
+/** A transcript's trouble as the session event the projector turns into a frame. */
+function troubleEvent(t: TranscriptTrouble): SessionEvent {
+  switch (t.kind) {
+    case 'failing':
+      return { type: 'transcript_writes', state: 'failing', code: t.code, path: t.path };
+    case 'recovered':
+      return { type: 'transcript_writes', state: 'recovered', lines: t.lines, path: t.path };
+    case 'lost':
+      return { type: 'writes_lost', errorCode: t.code, sessionIds: [t.sessionId], ...(t.firstLostUuid !== undefined ? { firstLostUuid: t.firstLostUuid } : {}) };
+    default:
+      return assertNever(t, 'transcript trouble');
+  }
+}
+
+/**
+ * The transcript's notices to the host, as session events: its troubles (a failing write, its recovery, lines
+ * lost for good) and a resume's repaired links. A resume writes (its repairs) before the projector exists: until
+ * `ready()` they wait a microtask; after, they go out at once, so one sent at close precedes the exit.
+ */
+export function transcriptNotices(emit: (ev: SessionEvent) => void): {
+  onTrouble: (t: TranscriptTrouble) => void;
+  relinked: (r: NonNullable<OpenedSession['relinked']>) => void;
+  ready: () => void;
+} {
+  let ready = false;
+  const send = (ev: SessionEvent): void => (ready ? emit(ev) : queueMicrotask(() => emit(ev)));
+  return {
+    onTrouble: (t) => send(troubleEvent(t)),
+    relinked: (r) => send({ type: 'transcript_relinked', path: r.path, links: r.links }),
+    ready: () => {
+      ready = true;
+    },
+  };
 }

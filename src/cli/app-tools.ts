@@ -2,7 +2,7 @@
 // the read-only sandbox, the tool environment and the registry whose built-ins load in the background.
 import type { AppConfig } from '../config/config.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
-import { EmptyBackgroundRegistry, ProcessGroupTracker, createToolEnvironment } from '../tools/environment.js';
+import { EmptyBackgroundRegistry, ProcessGroupTracker, SpillDir, createToolEnvironment } from '../tools/environment.js';
 import { withRunTag } from '../tools/process-groups.js';
 import { ToolRegistry, selectTools } from '../tools/registry.js';
 import { type ReadOnlySandbox, createReadOnlySandbox, parseReadOnlySandboxPolicy } from '../tools/sandbox/index.js';
@@ -30,6 +30,8 @@ export interface ToolSetup {
   readOnlySandbox: ReadOnlySandbox;
   /** The command sandbox of the `sandbox` settings, and its start-up gate. */
   sandboxSetup: SandboxSetup;
+  /** The session's temporary folder (Bash outputs), removed at exit. */
+  spill: SpillDir;
 }
 
 export function setUpTools(
@@ -57,7 +59,8 @@ export function setUpTools(
   const policy = parseReadOnlySandboxPolicy(config.env.readOnlySandbox);
   if (!policy.ok) throw new StartupError('invalid_env_value', `${policy.message}.`);
   const readOnlySandbox = createReadOnlySandbox({ policy: policy.policy, path: config.env.path, home: config.home, hidden: [config.configDir], logger });
-  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
+  const spill = new SpillDir();
+  const toolEnv = createToolEnvironment({ env: childEnvSource, logger, tracker, background: () => background, readOnlySandbox, spillDir: spill, ...(commandSandbox ? { commandSandbox } : {}), ...(sideModel ? { sideModel } : {}) });
   // A whole-tool deny rule from any layer keeps the tool out of every request, as in Claude Code.
   const tools = new ToolRegistry([], { withheld: withheldByDeny(config.permissions.rules) });
   let loadTools!: () => void;
@@ -73,5 +76,5 @@ export function setUpTools(
     // The shell parser (WASM, several MiB) loads when the first command must be judged, not before.
   });
   if (opts.jsonSchema) tools.add(createStructuredOutputTool(opts.jsonSchema));
-  return { tools, toolEnv, tracker, toolsReady, loadTools, background: () => background, childEnvSource, readOnlySandbox, sandboxSetup };
+  return { tools, toolEnv, tracker, toolsReady, loadTools, background: () => background, childEnvSource, readOnlySandbox, sandboxSetup, spill };
 }

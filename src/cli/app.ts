@@ -36,6 +36,7 @@ import { watchStdoutPeer } from './stdio.js';
 import { type OpenedSession, SessionLoadError, claudeConfigRoot, entrypointFrom, openSession } from '../store/index.js';
 import { AGENTD_VERSION } from '../version.js';
 import { EXIT } from './exit-codes.js';
+import { transcriptTestFault } from './fatal.js';
 import { type CliOptions, StartupError } from './options.js';
 import { createStructuredOutputTool } from '../tools/builtin/structured-output.js';
 import { setUpTools } from './app-tools.js';
@@ -44,7 +45,7 @@ import { applyMainAgent, createSessionTasks, installAgentTool } from './app-agen
 import { choosePrompter } from './app-prompter.js';
 import { setUpModel } from './app-model.js';
 import { loadDeviceId } from './device-id.js';
-import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued } from './app-support.js';
+import { retryPolicy, sessionCompaction, systemPromptFrom, toQueued, transcriptNotices } from './app-support.js';
 import { AppLifecycle } from './app-lifecycle.js';
 import { setupMcp } from './mcp-setup.js';
 import { contextSnapshotOf, setUpProject, withMentions } from './project-setup.js';
@@ -69,8 +70,8 @@ export interface RunningApp {
   exit: Promise<number>; // resolves with the exit code when the daemon is done
   /** Signal or host loss: abort, kill tool process groups, flush, resolve `exit` with `code`. */
   shutdown(code: number, reason: AbortReason): void;
-  /** Last resort at process exit (any path): SIGKILL every tool process still alive, synchronously. */
-  killToolsNow(): void;
+  /** Last resort at process exit (any path), synchronous: SIGKILL every tool still alive, remove the spill folder. */
+  exitNow(): void;
   reportInternal(message: string): Promise<void>; // stop reading input, write internal_error last, flush
 }
 
@@ -84,6 +85,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   // agentd's credentials never leave in a transcript line or a frame (util/secrets.ts; free when there are none).
   const redact = createRedactor(secretValues(io.env));
   let opened: OpenedSession;
+  // Transcript troubles and a resume's relinks reach the host through the projector, once it exists.
+  const notices = transcriptNotices((ev) => void projector.emit(ev));
   try {
     opened = openSession({
       root: claudeConfigRoot(io.env),
@@ -100,13 +103,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
       logger,
       // Late-bound: only read when the transcript is flushed.
       usage: () => session.ledger.modelUsage(),
-      // The host hears of it at once (a system/session_writes_lost frame; Claude Code sends it at exit). A
-      // microtask later: a resume's repairs write before the projector exists.
-      onWritesLost: ({ code, sessionId: sid }) =>
-        queueMicrotask(() => {
-          logger.error({ code, session_id: sid }, 'session transcript lines are being lost');
-          void projector.emit({ type: 'writes_lost', errorCode: code, sessionIds: [sid] });
-        }),
+      onTrouble: notices.onTrouble,
+      ...transcriptTestFault(config.env.testFault),
       redact,
     });
   } catch (e) {
@@ -122,7 +120,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   rules.add(config.permissions.rules);
   const addDirs = [...config.permissions.additionalDirectories];
   const startMode = config.permissions.startMode;
-  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
+  const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup, spill } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
   const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, configDir: config.configDir });
   const mcp = mcpSetup.hub;
@@ -202,6 +200,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     newUuid,
     now: Date.now,
   });
+  notices.ready();
   const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
@@ -311,6 +310,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   session.ledger.restore(opened.restoredModelUsage);
   const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
+  if (opened.relinked) notices.relinked(opened.relinked);
   // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
   for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
   for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));
@@ -433,6 +433,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     closeHostRequests: (why) => client.closeAll(why),
     session,
     stopChildren: () => Promise.all([(mcpSetup.auth.close(), mcp.close()), background().killAll(), tracker.killAll(2000)]),
+    killChildrenNow: () => tracker.killAllNow(),
     sessionEnd: (reason, ms) => lifecycle.sessionEnd(reason, ms),
     closeTranscript: () => opened.recorder.close(),
     drainFrames: () => writer.drain(),
@@ -441,7 +442,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   edge.run();
   return {
     exit: edge.exit,
-    killToolsNow: () => tracker.killAllNow(),
+    exitNow: () => (tracker.killAllNow(), spill.remove()),
     shutdown: (code, reason) => edge.shutdown(code, reason),
     reportInternal: (message) => (edge.stopForInternalError(), Promise.resolve(projector.internalError(message)).then(() => writer.drain())),
   };

@@ -1,6 +1,7 @@
 // The daemon's last line of defence: an error that escaped every handler (an unhandled rejection or an uncaught
 // exception, which is a bug) ends the daemon with EXIT.internal after one system/internal_error frame, instead
 // of Node's default exit 1 (the code reserved for a failed -p turn) with nothing on stdout.
+import { existsSync, writeSync } from 'node:fs';
 import { EXIT } from './exit-codes.js';
 
 export interface FatalTarget {
@@ -69,4 +70,21 @@ export function injectTestFault(value: string | undefined): void {
       throw new Error('test fault (AGENTD_TEST_FAULT)');
     }, 0);
   }
+}
+
+/**
+ * Test-only fault injection for the transcript (AGENTD_TEST_FAULT=`transcript_enospc_while:<path>`): while
+ * `<path>` exists, every write to a transcript fails with ENOSPC, as on a full disk; removing it frees the
+ * space. The process tests drive a disk that fills up and frees up again through it (a tmpfs small enough needs
+ * root to mount). As openSession options: none for any other value, or none (the real write is used).
+ */
+export function transcriptTestFault(value: string | undefined): { io?: { writeSync: typeof writeSync } } {
+  const prefix = 'transcript_enospc_while:';
+  if (value === undefined || !value.startsWith(prefix)) return {};
+  const flag = value.slice(prefix.length);
+  const write = (fd: number, buf: NodeJS.ArrayBufferView, off?: number, len?: number): number => {
+    if (existsSync(flag)) throw Object.assign(new Error('ENOSPC: no space left on device, write (AGENTD_TEST_FAULT)'), { code: 'ENOSPC' });
+    return writeSync(fd, buf, off, len);
+  };
+  return { io: { writeSync: write as typeof writeSync } };
 }

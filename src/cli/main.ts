@@ -106,8 +106,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   }
   started.app = app;
   // Whatever the exit path (a normal end, a signal, host loss, a crash through entry.ts's process.exit), no tool
-  // process outlives the daemon, not even one that left its process group.
-  process.once('exit', () => app.killToolsNow());
+  // process outlives the daemon, not even one that left its process group, and no temporary folder stays behind.
+  process.once('exit', () => app.exitNow());
   const onSignal = (sig: 'SIGTERM' | 'SIGINT' | 'SIGHUP', code: number) => () => {
     logger.info({ signal: sig }, 'signal received: shutting down');
     app.shutdown(code, new AbortReason('shutdown', `Received ${sig}`));

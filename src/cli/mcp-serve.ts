@@ -70,6 +70,11 @@ export async function runMcpServe(args: readonly string[], io: SubcommandIO & { 
   const rules = new RuleSet();
   rules.add(config.permissions.rules);
   const setup = setUpTools(opts, appIo, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') });
+  // As the daemon (main.ts): whatever ends the process, no tool outlives it and its temporary folder goes.
+  process.once('exit', () => {
+    setup.tracker.killAllNow();
+    setup.spill.remove();
+  });
   setup.loadTools();
   await setup.toolsReady;
   const served: AnyTool[] = setup.tools

@@ -77,6 +77,8 @@ export interface EnvConfig {
   scenario: string | undefined;
   scenarioRecord: string | undefined;
   usageFrames: boolean;
+  /** AGENTD_TEST_FAULT: test-only fault injection (cli/fatal.ts); inert unless set. */
+  testFault: string | undefined;
 }
 
 export function readEnv(env: Env): EnvConfig {
@@ -132,6 +134,7 @@ export function readEnv(env: Env): EnvConfig {
     scenario: str(env, 'AGENTD_SCENARIO'),
     scenarioRecord: env['AGENTD_SCENARIO_RECORD'],
     usageFrames: env['AGENTD_USAGE_FRAMES'] === '1',
+    testFault: str(env, 'AGENTD_TEST_FAULT'),
   };
 }
 

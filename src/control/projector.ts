@@ -9,6 +9,7 @@ import type { FrameOut } from './frame-out.js';
 import { fileWarningFrame } from './config-warnings.js';
 import { resultFrame } from './result-frame.js';
 import { taskFrame } from './task-frames.js';
+import { transcriptFrame } from './transcript-frames.js';
 
 export type SessionStateMode = 'none' | 'host_only' | 'visible';
 
@@ -303,16 +304,10 @@ export class Projector {
         return this.out.write({ type: 'system', subtype: 'commands_changed', commands: ev.commands, uuid: this.o.newUuid(), session_id: sid });
       case 'file_warning':
         return this.out.write(fileWarningFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
+      case 'transcript_relinked':
+      case 'transcript_writes':
       case 'writes_lost':
-        return this.out.write({
-          type: 'system',
-          subtype: 'session_writes_lost',
-          error_code: ev.errorCode,
-          lost: ['transcript'],
-          transcript_session_ids: ev.sessionIds,
-          uuid: this.o.newUuid(),
-          session_id: sid,
-        });
+        return this.out.write(transcriptFrame(ev, { uuid: this.o.newUuid(), session_id: sid }));
       case 'compact_status':
         return this.out.write(
           ev.status === 'compacting'

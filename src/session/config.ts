@@ -74,6 +74,11 @@ export interface QueuedInput {
    * requests to it and the next turn to the session's model again (measured).
    */
   model?: string;
+  /**
+   * Prompts that were queued right before this one and folded into it (session/fold.ts), oldest first: their
+   * replay frames are sent, and the turn's result answers their uuids too.
+   */
+  folded?: ReadonlyArray<{ uuid: string; content: string | UserBlock[] }>;
 }
 
 /** Commands answered by the session, in turn order (so one that arrives during a turn waits for it). */

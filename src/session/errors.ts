@@ -57,6 +57,20 @@ export interface ApiErrorReport {
 export const NOT_LOGGED_IN = 'Not logged in · Please run /login';
 export const INVALID_API_KEY = 'Invalid API key · Fix external API key';
 export const PROMPT_TOO_LONG = 'Prompt is too long';
+/**
+ * Claude Code 2.1.330's text for a prompt too long in a single-exchange conversation, which it does not try to
+ * compact (measured, test/measure/reliability.measure.ts and test/fixtures/claude-code-api-errors.json): the
+ * API's counts, and whether the conversation itself or the rest (system prompt, tools) is most of the request.
+ * Just PROMPT_TOO_LONG when the API's message gives no counts.
+ */
+export function singleExchangeTooLong(apiMessage: string, conversationTokens: number): string {
+  const m = /(\d+) tokens > (\d+) maximum/.exec(apiMessage);
+  if (!m) return PROMPT_TOO_LONG;
+  const [requested, limit] = [Number(m[1]), Number(m[2])];
+  return conversationTokens * 2 >= requested
+    ? `${PROMPT_TOO_LONG} · the request is ~${requested} tokens (limit ${limit}) and this conversation's own content is most of it. A single-exchange conversation cannot be compacted; start with less content (smaller files or pasted text).`
+    : `${PROMPT_TOO_LONG} · the request is ~${requested} tokens (limit ${limit}) but this conversation is only ~${conversationTokens} tokens — the rest is system prompt, tool definitions, and attachment content. A single-exchange conversation cannot be compacted; reduce attached files/tools or start with less context.`;
+}
 const REQUEST_TOO_LARGE =
   'Request too large (max 32MB). Accumulated images and attachments in the conversation pushed the request over the limit. Remove older images or compact the conversation.';
 const SERVER_SIDE = 'This is a server-side issue, usually temporary — try again in a moment.';

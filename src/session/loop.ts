@@ -5,15 +5,15 @@
 import type { AnyTool } from '../tools/tool.js';
 import type { AssistantBlock, ModelApiError, ModelRequest, SystemBlock, ToolDefinition, Usage } from '../model/types.js';
 import { type RequestProfile, requestDefaults } from '../model/request-defaults.js';
-import { callTokens } from '../model/token-estimate.js';
+import { callTokens, messageTokens } from '../model/token-estimate.js';
 import type { PermissionDenialInfo, SessionEvent, TerminalReason, TurnError, TurnResult } from '../thread/events.js';
 import { isRecorded } from '../thread/recorder.js';
-import type { Thread } from '../thread/thread.js';
+import type { Interjection, Thread } from '../thread/thread.js';
 import type { SharedToolContext } from '../tools/tool.js';
 import { reasonOf } from '../util/abort.js';
 import type { SessionDeps, SessionSettings, TurnHooks } from './config.js';
 import { modelForMode } from '../model/names.js';
-import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf } from './errors.js';
+import { PROMPT_TOO_LONG, describeApiError, errorCategoryOf, singleExchangeTooLong } from './errors.js';
 import { type RoundOutcome, runModelRound } from './model-call.js';
 import { type LoopCompaction, needsAutoCompact, runCompaction, threadTokens } from './loop-compaction.js';
 import { withContext } from './system-prompt.js';
@@ -80,6 +80,8 @@ export interface AgentLoopParams {
   compaction?: LoopCompaction;
   /** An automatic compaction already failed this turn (the one before the prompt): not tried again each round. */
   autoCompactFailed?: boolean;
+  /** User messages that join the turn after a round's tool results (the main loop: session/fold.ts). */
+  interjections?: () => Promise<readonly Interjection[]>;
 }
 
 const MARKER_STREAM = '[Request interrupted by user]';
@@ -214,6 +216,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
   let stopHookActive = false;
   let structuredRetries = 0;
   let autoCompactFailed = p.autoCompactFailed === true;
+  let afterTools = false;
   let overflowCompacted = false;
   const compact = (c: LoopCompaction, trigger: 'auto', preTokens: number) =>
     runCompaction(c, {
@@ -262,6 +265,10 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
         if (signal.aborted) return fail('error_during_execution', 'aborted_streaming', { category: 'interrupted', retryable: true, status: null, message: 'Interrupted by the user.' });
       }
     }
+    // The next request answers tool results: messages the user sent meanwhile join the turn here, after the results
+    // (merged into their user message), now that the turn is sure to ask the model again.
+    if (afterTools && p.interjections) for (const i of await p.interjections()) thread.appendUser(i.content, { uuid: i.uuid, isSynthetic: false });
+    afterTools = false;
     t.numTurns++;
     const usageBefore = callTokens(t.usage);
     const round: RoundOutcome = await runModelRound({
@@ -282,7 +289,12 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
       shared: p.shared,
     });
 
-    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled) {
+    // A thread of one message is not compacted (the summary request would carry that message itself): Claude
+    // Code's words for it. Nor is a thread whose automatic compaction already failed this turn.
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && thread.length <= 1) {
+      return apiErrorEnd(round.error, round.supersedes, singleExchangeTooLong(round.error.message, messageTokens(thread.messages)));
+    }
+    if (round.kind === 'failed' && round.error.kind === 'context_overflow' && p.compaction && !overflowCompacted && !p.compaction.settings.disabled && !autoCompactFailed) {
       // The API refused the prompt as too long: compact once and retry the round; a second refusal is final.
       overflowCompacted = true;
       t.numTurns--;
@@ -329,6 +341,7 @@ export async function runAgentLoop(p: AgentLoopParams): Promise<TurnResult> {
         return finish({ kind: 'success', isError: false, terminalReason: 'completed', structuredOutput });
       }
       if (so && ++structuredRetries > MAX_STRUCTURED_RETRIES) return structuredExhausted();
+      afterTools = true;
       continue;
     }
     t.stopReason = round.stopReason;

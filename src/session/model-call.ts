@@ -10,7 +10,7 @@ import { childController, sleep } from '../util/abort.js';
 import { MessageAccumulator } from './accumulator.js';
 import type { SessionEvent, TurnUsage } from '../thread/events.js';
 import type { LoopServices, Toolset } from './loop.js';
-import { retryDelayMs } from './retry.js';
+import { type RetryPolicy, retryDelayMs } from './retry.js';
 import type { UsageLedger } from './usage.js';
 
 export type RoundOutcome =
@@ -184,8 +184,9 @@ export async function runModelRound(input: RoundContext): Promise<RoundOutcome> 
       if (acc.started) await recordUsage(rc, model, acc.usage);
       if (error.kind === 'overloaded') overloads++;
       else overloads = 0;
-      if (!error.retryable || attempt >= policy.maxAttempts) {
-        return { kind: 'failed', error, blocks: [], records: [], supersedes: emittedUuids.length ? emittedUuids : supersedes };
+      const wait = error.retryable ? waitBeyondBound(error, policy, deps.now()) : undefined;
+      if (!error.retryable || attempt >= policy.maxAttempts || wait) {
+        return { kind: 'failed', error: wait ?? error, blocks: [], records: [], supersedes: emittedUuids.length ? emittedUuids : supersedes };
       }
       const delayMs = retryDelayMs(policy, attempt, error, deps.random);
       deps.logger.warn({ attempt, status: error.status, kind: error.kind, delay_ms: delayMs, err: error.message }, 'model call failed; retrying');
@@ -234,6 +235,25 @@ async function recordUsage(rc: RoundContext, model: string, usage: Usage): Promi
     },
     turnCostUsd: rc.turnCost.value,
     totalCostUsd: rc.ledger.totalCostUsd,
+  });
+}
+
+/**
+ * A retryable error whose `retry-after` asks for a longer wait than a turn retries through (an hourly quota's
+ * 429 says 3600 s): the turn ends at once, as Claude Code 2.1.330 ends it (it retries waits up to 60 s and answers
+ * longer ones at once, measured), with the API's message and the time it named. Retrying would hold the turn
+ * for ten attempts at the cap instead, each refused the same way. Undefined when the wait is within the bound.
+ */
+function waitBeyondBound(e: ModelApiError, policy: RetryPolicy, now: number): ModelApiError | undefined {
+  if (e.retryAfterMs === undefined || e.retryAfterMs <= policy.maxRetryAfterMs) return undefined;
+  const until = new Date(now + e.retryAfterMs).toISOString();
+  const message = `${e.message} (the API asks to retry after ${Math.round(e.retryAfterMs / 1000)} s, at ${until}; a turn waits for at most ${Math.round(policy.maxRetryAfterMs / 1000)} s)`;
+  return new ModelApiError(e.kind, message, {
+    status: e.status,
+    retryAfterMs: e.retryAfterMs,
+    resetsAt: e.resetsAt ?? until,
+    ...(e.requestId !== undefined ? { requestId: e.requestId } : {}),
+    cause: e,
   });
 }
 

@@ -13,6 +13,7 @@ import { runLocalCommand } from './local-command.js';
 import { type NestedLoopOutcome, type NestedLoopSpec, runNestedLoop } from './nested.js';
 import { runTurn } from './turn.js';
 import { userIdFor } from './loop.js';
+import { foldPrompts, isFoldable } from './fold.js';
 import { runCompactTurn } from './compact-turn.js';
 import { UsageLedger, emptyTurnUsage } from './usage.js';
 
@@ -184,7 +185,8 @@ export class Session {
 
   private async run(): Promise<void> {
     for await (const queued of this.queue) {
-      let input = queued;
+      // Prompts queued behind this one join it: one turn, one request, one result for all of them (fold.ts).
+      let input = isFoldable(queued) ? foldPrompts([queued, ...this.queue.takeWhile(isFoldable)]) : queued;
       if (input.command) {
         const turn = await this.runLocal(input);
         if (turn === undefined) {
@@ -229,6 +231,7 @@ export class Session {
             userId: this.userId,
             resultIndex: this.resultIndex,
             queuedCount: () => this.queue.size,
+            takeQueued: () => this.queue.takeWhile(isFoldable),
             emit: (ev: SessionEvent) => this.emit(ev),
           };
         result = input.local?.kind === 'compact' ? await runCompactTurn(tc, input, input.local.instructions, controller.signal) : await runTurn(tc, input, controller.signal);

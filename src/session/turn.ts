@@ -9,6 +9,8 @@ import type { SharedToolContext } from '../tools/tool.js';
 import type { QueuedInput, SessionDeps, SessionSettings } from './config.js';
 import { earlyResult, runAgentLoop } from './loop.js';
 import { compactBeforePrompt } from './loop-compaction.js';
+import { midTurnBlocks } from './fold.js';
+import type { Interjection } from '../thread/thread.js';
 import { type BuiltPrompt, buildPrompt } from './system-prompt.js';
 import type { UsageLedger } from './usage.js';
 
@@ -30,6 +32,8 @@ export interface TurnContext {
   userId: string;
   resultIndex: number;
   queuedCount: () => number;
+  /** Takes the prompts queued now that may join the running turn (session/fold.ts); none for a compact turn. */
+  takeQueued?: () => QueuedInput[];
   emit: (ev: SessionEvent) => void | Promise<void>;
 }
 
@@ -43,16 +47,35 @@ function promptText(content: string | UserBlock[]): string {
 export async function runTurn(tc: TurnContext, input: QueuedInput, signal: AbortSignal): Promise<TurnResult> {
   const { deps, settings, thread } = tc;
   const startedAt = deps.now();
-  const resultBase = { services: deps, ledger: tc.ledger, startedAt, userMessageUuids: [input.uuid], resultIndex: tc.resultIndex, queuedCount: tc.queuedCount };
+  // Every user message this turn answers: prompts folded into its own, and those that join it mid-turn.
+  const userMessageUuids = [...(input.folded ?? []).map((f) => f.uuid), input.uuid];
+  const resultBase = { services: deps, ledger: tc.ledger, startedAt, userMessageUuids, resultIndex: tc.resultIndex, queuedCount: tc.queuedCount };
 
-  await tc.emit({ type: 'turn_started', userMessageUuids: [input.uuid] });
+  // Claude Code replays each folded prompt as it was sent, before the turn starts, then the joined one.
+  if (tc.replayUserMessages) for (const f of input.folded ?? []) await tc.emit({ type: 'user_replay', uuid: f.uuid, content: f.content, isSynthetic: false });
+  await tc.emit({ type: 'turn_started', userMessageUuids: [...userMessageUuids] });
   if (tc.replayUserMessages) await tc.emit({ type: 'user_replay', uuid: input.uuid, content: input.content, isSynthetic: input.isSynthetic });
+  const takeQueued = tc.takeQueued;
+  const interjections = takeQueued
+    ? async (): Promise<Interjection[]> => {
+        const taken = takeQueued();
+        const out: Interjection[] = [];
+        for (const q of taken) {
+          userMessageUuids.push(q.uuid);
+          if (tc.replayUserMessages) await tc.emit({ type: 'user_replay', uuid: q.uuid, content: q.content, isSynthetic: false });
+          out.push({ uuid: q.uuid, content: midTurnBlocks(q.content) });
+        }
+        return out;
+      }
+    : undefined;
 
   // UserPromptSubmit hooks see the prompt before the model does, and may refuse it.
   const prompt = await deps.turnHooks.userPromptSubmit(promptText(input.content), signal);
   // A thread that would pass the automatic threshold with this prompt is compacted first, without it: the prompt
   // then follows the summary verbatim (as Claude Code 2.1.330 sends it), never summarised away with the history.
   const compacted = prompt.block === undefined && deps.compaction ? await compactBeforePrompt(deps.compaction, compactionRun(tc, input.model ?? settings.model, signal), input.content) : undefined;
+  // Where a turn the API refuses as too long goes back to (after any compaction: that one stays).
+  const before = thread.mark();
   thread.appendUser(input.content, { uuid: input.uuid, isSynthetic: input.isSynthetic });
   if (prompt.block !== undefined) {
     return earlyResult(resultBase, 'error_during_execution', 'hook_stopped', { category: 'permission', retryable: false, status: null, message: `Prompt blocked by a UserPromptSubmit hook: ${prompt.block}` });
@@ -61,7 +84,7 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
   for (const ctx of prompt.additionalContext) thread.appendUser([{ type: 'text', text: `<system-reminder>\n${ctx}\n</system-reminder>` }], { isSynthetic: true });
 
   // `settings` is the session's live object: set_model during a turn takes effect from the next model round.
-  return runAgentLoop({
+  const result = await runAgentLoop({
     ...resultBase,
     tools: deps.tools,
     thread,
@@ -79,7 +102,14 @@ export async function runTurn(tc: TurnContext, input: QueuedInput, signal: Abort
     userId: tc.userId,
     ...(deps.compaction ? { compaction: deps.compaction } : {}),
     ...(compacted?.kind === 'failed' ? { autoCompactFailed: true } : {}),
+    ...(interjections ? { interjections } : {}),
   });
+  // The API refused the turn's request as too long and compaction could not shrink it: the turn's messages (the
+  // prompt first) leave the conversation, or every later request would carry them and be refused the same way,
+  // however short (Claude Code 2.1.330 keeps them, and its next turn fails too: measured). The transcript keeps
+  // them, with a rewind entry after them, so a resume continues from the same conversation.
+  if (result.error?.category === 'context_overflow') thread.rewind(before, 'prompt_too_long');
+  return result;
 }
 
 /** What a compaction at the start of a turn runs on: the session's services, thread, prompt and tools. */

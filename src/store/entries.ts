@@ -4,6 +4,7 @@
 import * as z from 'zod/mini';
 import type { AssistantBlock, UserBlock } from '../model/types.js';
 import type { DecisionMeta, ModelUsageTotals } from '../thread/events.js';
+import type { RewindReason } from '../thread/recorder.js';
 
 /** The CLI version agentd's transcripts claim to come from (the protocol version agentd implements). */
 export const TRANSCRIPT_VERSION = '2.1.330';
@@ -125,6 +126,43 @@ export function compactBoundaryEntry(
     compactMetadata: { trigger: e.trigger, preTokens: e.preTokens, postTokens: e.postTokens, durationMs: e.durationMs },
     ...tail(ctx),
   };
+}
+
+/** agentd's system entry for a thread that went back (thread/recorder.ts 'rewind'). */
+export const REWIND_SUBTYPE = 'agentd_rewind';
+
+const REWIND_TEXT: Record<RewindReason, string> = {
+  prompt_too_long:
+    'The API refused the request as too long for the context window: the prompt above, and what followed it, are not part of the conversation from here on.',
+};
+
+/**
+ * A rewind, on the chain like any entry (so every reader still shows the refused prompt, as Claude Code's
+ * transcript would), naming in `rewindTo` the entry the conversation continues from; agentd's resume drops the
+ * entries between (session-store.ts applyRewinds). Claude Code's readers skip a system subtype they do not know.
+ */
+export function rewindEntry(ctx: EntryContext, e: { uuid: string; parentUuid: string | null; timestamp: string; to: string | null; reason: RewindReason }): object {
+  return {
+    parentUuid: e.parentUuid,
+    isSidechain: ctx.agentId !== undefined,
+    type: 'system',
+    subtype: REWIND_SUBTYPE,
+    content: REWIND_TEXT[e.reason],
+    isMeta: false,
+    timestamp: e.timestamp,
+    uuid: e.uuid,
+    level: 'info',
+    rewindTo: e.to,
+    reason: e.reason,
+    ...tail(ctx),
+  };
+}
+
+/** The rewind a chain entry records: the entry the conversation continues from (null: from nothing); else undefined. */
+export function rewindTarget(raw: Record<string, unknown>): { to: string | null } | undefined {
+  if (raw['type'] !== 'system' || raw['subtype'] !== REWIND_SUBTYPE) return undefined;
+  const to = raw['rewindTo'];
+  return typeof to === 'string' || to === null ? { to } : undefined;
 }
 
 /** The summary a compacted chain starts from (Claude Code marks it isCompactSummary). */

@@ -3,4 +3,4 @@
 export { SessionLoadError, type SessionLoadErrorCode } from './errors.js';
 export { claudeConfigRoot, entrypointFrom, projectDir, transcriptPath } from './paths.js';
 export { type LoadedSession, type OpenSessionOptions, type OpenedSession, findLatestSession, forkEntries, loadSession, openSession } from './session-store.js';
-export { type ClosableRecorder, TranscriptWriter } from './writer.js';
+export { type ClosableRecorder, type TranscriptTrouble, TranscriptWriter } from './writer.js';

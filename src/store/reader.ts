@@ -2,7 +2,7 @@
 // a torn last line from a killed process ignored, then the parentUuid chain walked back from a leaf, the way the
 // SDK's getSessionMessages does it.
 import type { ModelUsageTotals } from '../thread/events.js';
-import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage } from './entries.js';
+import { AssistantEntryIn, LinkedEntry, UserEntryIn, parseModelUsage, rewindTarget } from './entries.js';
 
 export type ChainNode =
   | { kind: 'user'; uuid: string; parentUuid: string | null; index: number; line: number; raw: Record<string, unknown>; entry: UserEntryIn }
@@ -96,32 +96,91 @@ export function parseTranscript(buf: Buffer): ParsedTranscript {
   return { nodes, byUuid, modelUsage, warnings: warnings.done() };
 }
 
-/** The last user/assistant entry in file order: where getSessionMessages starts walking. */
+/**
+ * The last user/assistant entry in file order: where getSessionMessages starts walking. An agentd rewind after it
+ * counts too (it is on the chain after the entries it drops), so a resume sees that the conversation went back.
+ */
 export function defaultLeaf(t: ParsedTranscript): ChainNode | undefined {
   for (let i = t.nodes.length - 1; i >= 0; i--) {
     const n = t.nodes[i];
-    if (n && n.kind !== 'link') return n;
+    if (n && (n.kind !== 'link' || rewindTarget(n.raw) !== undefined)) return n;
   }
   return undefined;
 }
 
-/** The chain from the root to `leaf`, following parentUuid. Stops (with a warning) at a missing parent or a cycle. */
-export function chainTo(t: ParsedTranscript, leaf: ChainNode, warnings: string[]): ChainNode[] {
+/**
+ * The chain as the conversation continues from it: at each agentd rewind, the entries after the one it names are
+ * dropped (the rewind itself too). A rewind that names no earlier entry of the chain is ignored, with a warning.
+ */
+export function applyRewinds(chain: readonly ChainNode[], warnings: string[]): ChainNode[] {
+  const out: ChainNode[] = [];
+  for (const n of chain) {
+    const r = n.kind === 'link' ? rewindTarget(n.raw) : undefined;
+    if (r === undefined) {
+      out.push(n);
+      continue;
+    }
+    if (r.to === null) {
+      out.length = 0;
+      continue;
+    }
+    const at = out.findLastIndex((x) => x.uuid === r.to);
+    if (at < 0) warnings.push(`line ${n.line}: a rewind names entry ${r.to}, which is not on the chain before it; ignored`);
+    else out.length = at + 1;
+  }
+  return out;
+}
+
+/** An entry whose parent link was broken, and where a resume attached it instead. */
+export interface Relink {
+  /** 1-based line of the entry in the transcript. */
+  line: number;
+  uuid: string;
+  /** The parent it names: not in the file (`parent_missing`), or an entry already on the chain (`cycle`). */
+  parentUuid: string;
+  problem: 'parent_missing' | 'cycle';
+  /** The entry it was attached to: the nearest earlier entry that ends a branch; null when there was none. */
+  linkedTo: string | null;
+}
+
+/**
+ * The chain from the root to `leaf`, following parentUuid. Where a link is broken (a parent that is not in the
+ * file, or a cycle), the walk goes on from the nearest earlier entry in file order that no entry names as its
+ * parent (the end of the branch the broken entry was written after), so every intact earlier turn is kept, as
+ * Claude Code 2.1.330 keeps them (measured); each such repair is reported in `relinks` and `warnings`.
+ */
+export function chainTo(t: ParsedTranscript, leaf: ChainNode, warnings: string[], relinks: Relink[] = []): ChainNode[] {
   const out: ChainNode[] = [];
   const seen = new Set<string>();
+  let named: Set<string> | undefined;
+  /** The nearest entry before `index` that ends a branch and is not on the chain yet. */
+  const branchEndBefore = (index: number): ChainNode | undefined => {
+    // Progress entries hang off the calls they report on: they do not end a branch, nor continue one.
+    named ??= new Set(t.nodes.flatMap((n) => (n.parentUuid === null || n.raw['type'] === 'progress' ? [] : [n.parentUuid])));
+    for (let i = index - 1; i >= 0; i--) {
+      const n = t.nodes[i];
+      if (n && !seen.has(n.uuid) && !named.has(n.uuid) && n.raw['type'] !== 'progress') return n;
+    }
+    return undefined;
+  };
   let cur: ChainNode | undefined = leaf;
   while (cur) {
-    if (seen.has(cur.uuid)) {
-      warnings.push(`entry ${cur.uuid} (line ${cur.line}) is part of a parentUuid cycle; history starts after it`);
-      break;
-    }
     seen.add(cur.uuid);
     out.push(cur);
     const parent: string | null = cur.parentUuid;
     if (parent === null) break;
     const next = t.byUuid.get(parent);
-    if (!next) warnings.push(`entry ${cur.uuid} (line ${cur.line}) names a parent ${parent} that is not in the file; history starts there`);
-    cur = next;
+    if (next && !seen.has(next.uuid)) {
+      cur = next;
+      continue;
+    }
+    const problem = next ? 'cycle' : 'parent_missing';
+    const instead = branchEndBefore(cur.index);
+    relinks.push({ line: cur.line, uuid: cur.uuid, parentUuid: parent, problem, linkedTo: instead?.uuid ?? null });
+    warnings.push(
+      `entry ${cur.uuid} (line ${cur.line}) names a parent ${parent} that ${problem === 'cycle' ? 'makes a cycle' : 'is not in the file'}; ${instead ? `linked to the entry before it, ${instead.uuid} (line ${instead.line})` : 'history starts there'}`,
+    );
+    cur = instead;
   }
   return out.reverse();
 }

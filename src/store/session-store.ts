@@ -10,9 +10,9 @@ import { isUuid } from '../util/ids.js';
 import { type EntryContext, TRANSCRIPT_VERSION } from './entries.js';
 import { SessionLoadError } from './errors.js';
 import { CUT_BY_RESUME_AT, KILLED_MID_TOOL, type TailRepair, indexResults, rebuildHistory } from './history.js';
-import { type ChainNode, type ParsedTranscript, chainTo, defaultLeaf, parseTranscript } from './reader.js';
+import { type ChainNode, type ParsedTranscript, type Relink, applyRewinds, chainTo, defaultLeaf, parseTranscript } from './reader.js';
 import { canonicalProjectPath, entrypointFrom, projectDir } from './paths.js';
-import { type ClosableRecorder, TranscriptWriter } from './writer.js';
+import { type ClosableRecorder, type TranscriptTrouble, TranscriptWriter, type TranscriptWriterOptions } from './writer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -28,6 +28,8 @@ export interface LoadedSession {
   /** Synthetic results the history got for tool calls that never finished; not yet written to the file. */
   tailRepairs: TailRepair[];
   warnings: string[];
+  /** Entries whose parent link was broken, and where they were attached instead (store/reader.ts chainTo). */
+  relinks: Relink[];
 }
 
 export interface LoadOptions {
@@ -98,7 +100,8 @@ function fromParsed(parsed: ParsedTranscript, sessionId: string, path: string, r
     leaf = defaultLeaf(parsed);
     if (!leaf) throw new SessionLoadError('empty', `Session ${sessionId} has no conversation to resume (${path}).`, { sessionId, path });
   }
-  const chain = chainTo(parsed, leaf, warnings);
+  const relinks: Relink[] = [];
+  const chain = applyRewinds(chainTo(parsed, leaf, warnings, relinks), warnings);
   // Results written after a --resume-session-at point are what the cut drops; do not recover them.
   const cutoff = leaf.index;
   const offChainResults = indexResults(resumeAt === undefined ? parsed.nodes : parsed.nodes.filter((n) => n.index <= cutoff));
@@ -114,6 +117,7 @@ function fromParsed(parsed: ParsedTranscript, sessionId: string, path: string, r
     modelUsage: parsed.modelUsage ?? {},
     tailRepairs: rebuilt.tailRepairs,
     warnings,
+    relinks,
   };
 }
 
@@ -204,10 +208,12 @@ export interface OpenSessionOptions {
   logger: Logger;
   /** The session's cumulative usage, saved at each flush (late-bound: `() => session.ledger.modelUsage()`). */
   usage?: () => Record<string, ModelUsageTotals>;
-  /** Called once per transcript at its first lost line (see TranscriptWriterOptions.onLost). */
-  onWritesLost?: (info: { code: string; sessionId: string }) => void;
+  /** A transcript's (or a sidechain's) troubles: failing writes, their recovery, lines lost (see TranscriptTrouble). */
+  onTrouble?: (t: TranscriptTrouble) => void;
   /** Removes agentd's secret values from transcript lines. */
   redact?: (line: string) => string;
+  /** The write call of every transcript (the test-only disk-full fault: cli/fatal.ts transcriptTestFault). */
+  io?: TranscriptWriterOptions['io'];
 }
 
 export interface OpenedSession {
@@ -223,6 +229,11 @@ export interface OpenedSession {
   /** The session the history came from (resume, continue, fork), if any. */
   resumedFrom: string | undefined;
   warnings: string[];
+  /**
+   * A resume's broken parent links, repaired in memory (the host is told: system/agentd_transcript_relinked), and
+   * the transcript they are in (the source of a fork).
+   */
+  relinked: { path: string; links: Relink[] } | undefined;
   /**
    * A subagent's transcript, as Claude Code 2.1.x lays it out: `<project>/<session>/subagents/agent-<id>.jsonl`,
    * entries with `isSidechain: true` and `agentId`, their own parentUuid chain from null.
@@ -250,7 +261,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       logger: o.logger,
       ...(o.usage ? { usage: o.usage } : {}),
       ...(savedUsage ? { savedUsage } : {}),
-      ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+      ...(o.onTrouble ? { onTrouble: o.onTrouble } : {}),
+      ...(o.io ? { io: o.io } : {}),
       ...(o.redact ? { redact: o.redact } : {}),
     });
   const sidechains = (sessionId: string) => (agentId: string): ClosableRecorder =>
@@ -262,7 +274,8 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
           now: o.now,
           logger: o.logger,
           sidechain: true,
-          ...(o.onWritesLost ? { onLost: o.onWritesLost } : {}),
+          ...(o.onTrouble ? { onTrouble: o.onTrouble } : {}),
+          ...(o.io ? { io: o.io } : {}),
           ...(o.redact ? { redact: o.redact } : {}),
         })
       : closableNull;
@@ -299,6 +312,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       persisted: o.persist,
       resumedFrom: undefined,
       warnings: [],
+      relinked: undefined,
       openSidechain: sidechains(sessionId),
     };
   }
@@ -318,6 +332,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
       persisted: o.persist,
       resumedFrom: sourceId,
       warnings: loaded.warnings,
+      relinked: loaded.relinks.length ? { path: loaded.path, links: loaded.relinks } : undefined,
       openSidechain: sidechains(sourceId),
     };
   }
@@ -342,6 +357,7 @@ export function openSession(o: OpenSessionOptions): OpenedSession {
     persisted: o.persist,
     resumedFrom: sourceId,
     warnings: loaded.warnings,
+    relinked: loaded.relinks.length ? { path: loaded.path, links: loaded.relinks } : undefined,
     openSidechain: sidechains(sessionId),
   };
 }

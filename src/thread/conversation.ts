@@ -37,6 +37,15 @@ export class Conversation {
     this.msgs.push(deepFreeze({ role: 'user', content }));
   }
 
+  /**
+   * Back to an earlier state: `length` messages, the last of them `last` (appendUser may have merged more into
+   * it since). The messages are frozen, so the earlier ones are exactly what they were.
+   */
+  truncate(length: number, last: ApiMessage | undefined): void {
+    this.msgs.length = Math.min(length, this.msgs.length);
+    if (last !== undefined && this.msgs.length > 0) this.msgs[this.msgs.length - 1] = last;
+  }
+
   appendAssistant(blocks: AssistantBlock[]): void {
     if (blocks.length === 0) return;
     this.msgs.push(deepFreeze({ role: 'assistant', content: blocks }));

@@ -228,8 +228,23 @@ export type SessionEvent =
    * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds.
    */
   | { type: 'file_warning'; file: 'settings' | 'settings_key' | 'project' | 'context'; message: string; path: string }
-  /** Transcript lines could not be saved (disk full, I/O error); sent once, at the first lost line. */
-  | { type: 'writes_lost'; errorCode: string; sessionIds: string[] }
+  /**
+   * A resumed transcript had entries whose parent link was broken; each was attached to the nearest earlier
+   * entry that ends a branch (null: none), so the earlier turns stay (store/reader.ts chainTo).
+   */
+  | {
+      type: 'transcript_relinked';
+      path: string;
+      links: ReadonlyArray<{ line: number; uuid: string; parentUuid: string; problem: 'parent_missing' | 'cycle'; linkedTo: string | null }>;
+    }
+  /**
+   * Transcript lines will not be saved (store/writer.ts TranscriptTrouble 'lost'): from `firstLostUuid` on, when
+   * known, nothing recorded is in the file.
+   */
+  | { type: 'writes_lost'; errorCode: string; sessionIds: string[]; firstLostUuid?: string }
+  /** Transcript writes fail (lines are held in memory and retried), or succeed again (the held lines are in). */
+  | { type: 'transcript_writes'; state: 'failing'; code: string; path: string }
+  | { type: 'transcript_writes'; state: 'recovered'; lines: number; path: string }
   /** A compaction started (status compacting) or ended (status null, with how it went). */
   | { type: 'compact_status'; status: 'compacting' }
   | { type: 'compact_status'; status: null; result: 'success' | 'failed'; error?: string }

@@ -14,7 +14,16 @@ export type RecordedEvent =
   | { type: 'user_prompt'; uuid: string; content: string | UserBlock[]; isSynthetic: boolean }
   /** A compaction: the boundary starts a new chain (parentUuid null), the summary is its first message. */
   | { type: 'compact_boundary'; uuid: string; trigger: 'manual' | 'auto'; preTokens: number; postTokens: number; durationMs: number }
-  | { type: 'compact_summary'; uuid: string; text: string };
+  | { type: 'compact_summary'; uuid: string; text: string }
+  /**
+   * The conversation went back to where it was after entry `to` (null: to nothing): the entries between are kept
+   * in the file, for the record, but are no longer what the model continues from (a prompt the API refused as
+   * too long, and what it led to). A resume drops them the same way.
+   */
+  | { type: 'rewind'; uuid: string; to: string | null; reason: RewindReason };
+
+/** Why a thread went back: the API refused the turn's request as too long, and nothing could shrink it. */
+export type RewindReason = 'prompt_too_long';
 
 export const nullRecorder: TranscriptRecorder = { record: () => undefined, flush: async () => undefined };
 

@@ -8,12 +8,27 @@
 import type { ApiMessage, AssistantBlock, UserBlock } from '../model/types.js';
 import { Conversation } from './conversation.js';
 import type { SessionEvent } from './events.js';
-import type { RecordedEvent, TranscriptRecorder } from './recorder.js';
+import type { RecordedEvent, RewindReason, TranscriptRecorder } from './recorder.js';
 
 /** A tool result as the round hands it over: the block the model sees and any hook-provided context. */
 export interface RoundResult {
   readonly block: UserBlock;
   readonly additionalContext: readonly string[];
+}
+
+/** A user message that joins a running turn after a round's tool results (session/fold.ts), as the model sees it. */
+export interface Interjection {
+  readonly uuid: string;
+  readonly content: UserBlock[];
+}
+
+/** A point a thread can go back to (Thread.mark / Thread.rewind). */
+export interface ThreadMark {
+  readonly conv: Conversation;
+  readonly length: number;
+  readonly last: ApiMessage | undefined;
+  readonly lastUuid: string | null;
+  readonly counted: { tokens: number; length: number } | undefined;
 }
 
 export interface ThreadOptions {
@@ -30,11 +45,14 @@ export class Thread {
   private lastUuid: string | null = null;
   /** What the API counted for the thread up to message `length` (set after each model round). */
   private counted: { tokens: number; length: number } | undefined;
+  /** Where the current conversation began (a compaction or /clear replaced the one before): the earliest rewind point. */
+  private base: ThreadMark;
 
   constructor(opts: ThreadOptions) {
     this.conv = new Conversation(opts.history ?? []);
     this.recorder = opts.recorder;
     this.newUuid = opts.newUuid;
+    this.base = this.mark();
   }
 
   private put(ev: RecordedEvent): void {
@@ -56,6 +74,24 @@ export class Thread {
    */
   clear(): void {
     this.conv = new Conversation([]);
+    this.base = this.mark();
+  }
+
+  /** The thread as it is now, to go back to with `rewind`. */
+  mark(): ThreadMark {
+    return { conv: this.conv, length: this.conv.length, last: this.conv.messages[this.conv.length - 1], lastUuid: this.lastUuid, counted: this.counted };
+  }
+
+  /**
+   * Back to `m`: the conversation is what it was then, and the transcript records the rewind, so a resume
+   * rebuilds the same thread. A mark from before a compaction (or /clear) that happened since goes back only to
+   * where the current conversation began: the one before it is no longer this thread's.
+   */
+  rewind(m: ThreadMark, reason: RewindReason): void {
+    const to = m.conv === this.conv ? m : this.base;
+    this.conv.truncate(to.length, to.last);
+    this.counted = to.counted;
+    this.put({ type: 'rewind', uuid: this.newUuid(), to: to.lastUuid, reason });
   }
 
   /** The messages for the next request (see Conversation.forRequest). */
@@ -126,6 +162,7 @@ export class Thread {
     this.put({ type: 'compact_summary', uuid: c.summary.uuid, text: c.summary.text });
     this.conv = new Conversation([{ role: 'user', content: c.summary.text }]);
     this.counted = undefined;
+    this.base = this.mark();
   }
 
   flush(): Promise<void> {

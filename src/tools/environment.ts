@@ -1,6 +1,6 @@
 // What tools run in: a child environment without agentd's credentials, a tracker of child process groups
 // (so shutdown can kill every one of them), a spill directory for large outputs.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../log/logger.js';
@@ -122,20 +122,50 @@ export class EmptyBackgroundRegistry implements BackgroundRegistry {
   }
 }
 
+/**
+ * The session's folder for large outputs (Bash output files, spilled results, background task logs) in the
+ * system temp directory: made on first use, removed by `remove()` at the daemon's exit, on every exit path (the
+ * process 'exit' handler; only a SIGKILL of agentd itself leaves it). Named after the daemon's pid, so a folder
+ * left by a killed daemon says whose it was.
+ */
+export class SpillDir {
+  private made: string | undefined;
+
+  constructor(private readonly parent: () => string = tmpdir) {}
+
+  get path(): string {
+    this.made ??= mkdtempSync(join(this.parent(), `agentd-spill-${process.pid}-`));
+    return this.made;
+  }
+
+  /** Synchronous: runs in the process 'exit' handler, after every tool process was killed. */
+  remove(): void {
+    const dir = this.made;
+    if (dir === undefined) return;
+    this.made = undefined;
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+    } catch {
+      // Best effort at exit: a file a dying child still holds open is no reason to fail the exit.
+    }
+  }
+}
+
 export function createToolEnvironment(opts: {
   env: Readonly<Record<string, string | undefined>>;
   logger: Logger;
   tracker: ProcessGroupTracker;
   /** A registry, or a getter for one that is created later (the tools load after start-up). */
   background?: BackgroundRegistry | (() => BackgroundRegistry);
-  spillDir?: string;
+  /** A folder the caller owns, or a SpillDir the caller removes at exit (default: one of its own, never removed). */
+  spillDir?: string | SpillDir;
   /** Default: from AGENTD_READONLY_SANDBOX in `env` (an invalid value throws; the CLI checks it first). */
   readOnlySandbox?: ReadOnlySandbox;
   /** The command sandbox of the `sandbox` settings (started by the caller). */
   commandSandbox?: CommandSandbox;
   sideModel?: SideModel;
 }): ToolEnvironment {
-  let spill = opts.spillDir;
+  const spill = typeof opts.spillDir === 'string' ? opts.spillDir : (opts.spillDir ?? new SpillDir());
   const keptOutputs = new KeptOutputs(positiveNumber(opts.env['AGENTD_MAX_KEPT_OUTPUT_BYTES']) ?? DEFAULT_KEPT_OUTPUT_BYTES);
   const maxOutputFileBytes = positiveNumber(opts.env['AGENTD_MAX_OUTPUT_FILE_BYTES']) ?? DEFAULT_MAX_OUTPUT_FILE_BYTES;
   const bg = opts.background;
@@ -148,8 +178,7 @@ export function createToolEnvironment(opts: {
     redact: createRedactor(secretValues(opts.env)),
     fileState: new FileStateCache(),
     get spillDir(): string {
-      spill ??= mkdtempSync(join(tmpdir(), 'agentd-spill-'));
-      return spill;
+      return typeof spill === 'string' ? spill : spill.path;
     },
     keptOutputs,
     maxOutputFileBytes,

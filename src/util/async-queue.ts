@@ -33,6 +33,17 @@ export class AsyncQueue<T> {
     return out;
   }
 
+  /** Removes and returns the items at the head for which `pred` holds, up to the first for which it does not. */
+  takeWhile(pred: (item: T) => boolean): T[] {
+    const out: T[] = [];
+    while (this.head < this.items.length && pred(this.items[this.head] as T)) out.push(this.items[this.head++] as T);
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    }
+    return out;
+  }
+
   peekAll(): readonly T[] {
     return this.items.slice(this.head);
   }

@@ -150,21 +150,20 @@ describe('API error results have Claude Code 2.1.330 shapes (whole frames)', () 
     await expectLikeClaudeCode('529-overloaded-exhausted', { error: { status: 529, type: 'overloaded_error', message: 'Overloaded' } }, { category: 'overloaded', retryable: true, status: 529 });
   });
 
-  it('prompt too long: the same frames; the text says what compaction could do (the recovery itself is issue 22)', async () => {
-    // Claude Code sees a one-exchange conversation cannot be compacted and says so with its token counts; agentd
-    // tries the compaction (its status frames) and names why it failed. Everything else is Claude Code's.
+  it('prompt too long in a one-exchange conversation: the same frames and words, no compaction tried (nothing to compact)', async () => {
+    // Claude Code sees a one-exchange conversation cannot be compacted and says so with the API's token counts
+    // and its own count of the conversation (~2585 tokens: its reminders and context count as conversation;
+    // agentd counts the prompt alone). Everything else is Claude Code's.
     const cc = CC['400-prompt-too-long'];
     if (!cc) throw new Error('capture missing');
     const ours = await run({ error: { status: 400, type: 'invalid_request_error', message: 'prompt is too long: 250123 tokens > 200000 maximum' } });
-    const text = 'Prompt is too long · automatic compaction failed: The summary request failed: prompt is too long: 250123 tokens > 200000 maximum';
+    const text =
+      'Prompt is too long · the request is ~250123 tokens (limit 200000) but this conversation is only ~2 tokens — the rest is system prompt, tool definitions, and attachment content. A single-exchange conversation cannot be compacted; reduce attached files/tools or start with less context.';
     const withText = (f: Frame): Frame =>
       f['type'] === 'result' ? { ...f, result: text } : f['type'] === 'assistant' ? { ...f, message: { ...(f['message'] as Frame), content: [{ type: 'text', text }] } } : f;
-    const statusFrames = [
-      { type: 'system', subtype: 'status', status: 'compacting', uuid: '<uuid>', session_id: '<session_id>' },
-      { type: 'system', subtype: 'status', status: null, compact_result: 'failed', compact_error: 'The summary request failed: prompt is too long: 250123 tokens > 200000 maximum', uuid: '<uuid>', session_id: '<session_id>' },
-    ];
-    const expected = [...statusFrames, ...cc.frames.map((f) => withText(f['type'] === 'result' ? withAgentdFields(normal(f, 'cc'), { category: 'context_overflow', retryable: false, status: 400 }) : normal(f, 'cc')))];
+    const expected = cc.frames.map((f) => withText(f['type'] === 'result' ? withAgentdFields(normal(f, 'cc'), { category: 'context_overflow', retryable: false, status: 400 }) : normal(f, 'cc')));
     expect(ours.frames.map((f) => (f['type'] === 'result' ? { ...normal(f, 'agentd'), user_message_uuids: ['<uuid>'] } : normal(f, 'agentd')))).toEqual(expected);
+    expect(server?.requests).toHaveLength(1);
   });
 
   it('connection refused: the same frames; agentd names the address it could not reach', async () => {

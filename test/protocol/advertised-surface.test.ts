@@ -206,8 +206,10 @@ const EVIDENCE: Record<string, () => Promise<void>> = {
   interrupt_cancel_queued_v1: async () => {
     const harness = sessionHarness({ scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'slow' }], delays: { firstTokenMs: 60_000 } } }] } });
     harnesses.push(harness);
-    for (const uuid of ['p1', 'p2', 'p3']) harness.session.submit({ uuid, content: uuid, shouldQuery: true, isSynthetic: false });
+    // p1's turn starts first; p2 and p3 wait behind it (submitted together, they would be folded into one turn).
+    harness.session.submit({ uuid: 'p1', content: 'p1', shouldQuery: true, isSynthetic: false });
     await new Promise<void>((resolve) => setImmediate(resolve));
+    for (const uuid of ['p2', 'p3']) harness.session.submit({ uuid, content: uuid, shouldQuery: true, isSynthetic: false });
     const r = await handlersOver(harness).interrupt({ subtype: 'interrupt', cancel_queued: true });
     expect(r).toMatchObject({ ok: true, response: { still_queued: [], cancelled: ['p2', 'p3'] } });
     if (r.ok) r.after?.();

@@ -6,6 +6,10 @@
 // that ignored TMPDIR (a spawn with a hand-made environment, a hard-coded /tmp). On a machine where other agentd
 // test runs, benchmarks or daemons were active at the same time (seen by sampling /proc during the run), new
 // entries cannot be attributed to this run: then they are reported as a warning naming those processes.
+//
+// A daemon removes its spill folder (agentd-spill-<pid>-*) at exit, on every exit path but its own SIGKILL: one
+// left in the run's root, by a daemon that has exited, fails the run too (a test that SIGKILLs a daemon after it
+// ran Bash removes that daemon's folder itself).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +56,41 @@ function foreignProcesses(runDir: string): string[] {
   return candidates.filter(([pid]) => !ours(pid)).map(([pid, cmd]) => `${pid} ${cmd.slice(0, 120)}`);
 }
 
+function pidAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spill folders left in `dir` by daemons that have exited. A daemon still exiting (an SDK's child finishing after
+ * its worker ended) gets a moment; folders whose name carries no pid are counted as left.
+ */
+function leftSpillFolders(dir: string): string[] {
+  const spills = (): string[] => readdirSync(dir).filter((n) => n.startsWith('agentd-spill-'));
+  const pidOf = (n: string): number | undefined => {
+    const m = /^agentd-spill-(\d+)-/.exec(n);
+    return m ? Number(m[1]) : undefined;
+  };
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const live = spills().filter((n) => {
+      const pid = pidOf(n);
+      return pid !== undefined && pidAlive(pid);
+    });
+    if (live.length === 0 || Date.now() > deadline) break;
+    // Synchronous wait: teardown is the last thing this process does.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+  }
+  return spills().filter((n) => {
+    const pid = pidOf(n);
+    return pid === undefined || !pidAlive(pid);
+  });
+}
+
 export default function setup(): () => void {
   const realTmp = tmpdir();
   const before = new Set(agentdEntries(realTmp));
@@ -69,7 +108,14 @@ export default function setup(): () => void {
     clearInterval(sampler);
     sample();
     process.env['TMPDIR'] = realTmp;
+    const spills = leftSpillFolders(runDir);
     rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+    if (spills.length > 0) {
+      process.exitCode = 1;
+      throw new Error(
+        `${spills.length} agentd spill folder(s) were left behind by daemons that exited (every exit path must remove them; src/tools/environment.ts SpillDir): ${spills.slice(0, 20).join(', ')}`,
+      );
+    }
     // mkdtemp names are random: a name that was not there before was made during the run.
     const leaked = agentdEntries(realTmp)
       .filter((n) => !before.has(n))

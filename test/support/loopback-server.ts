@@ -37,6 +37,13 @@ export interface LoopbackOptions {
    * Bedrock's invoke-with-response-stream (AWS event-stream frames, errors typed by x-amzn-errortype).
    */
   wire?: 'anthropic' | 'bedrock';
+  /**
+   * Asked before the scenario: an HTTP error to answer this request with instead (a fault that depends on the
+   * request itself, such as a prompt too long for the context window), or undefined to let the scenario answer.
+   */
+  refuse?: (req: { body: ModelRequest; bytes: number }) => { status: number; type: string; message: string; retryAfterSec?: number } | undefined;
+  /** Awaited before the request (0-based `index`) is answered: a test holds a response until it is ready. */
+  gate?: (req: { body: ModelRequest; index: number }) => Promise<void> | undefined;
 }
 
 /** Bedrock's exception name for an HTTP error status (what x-amzn-errortype carries). */
@@ -56,7 +63,8 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
     }
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ModelRequest;
+    const raw = Buffer.concat(chunks);
+    const body = JSON.parse(raw.toString('utf8')) as ModelRequest;
     const rec: RecordedRequest = { path: req.url ?? '', headers: req.headers, body };
     requests.push(rec);
     let closed = false;
@@ -66,7 +74,10 @@ export async function startLoopbackServer(scenario: Scenario, vars: Record<strin
         rec.outcome ??= 'client_closed';
       }
     });
-    const plan = engine.plan(body);
+    const index = requests.length - 1;
+    await opts.gate?.({ body, index });
+    const refused = opts.refuse?.({ body, bytes: raw.length });
+    const plan = refused ? ({ kind: 'error', delayMs: 0, ...refused } as const) : engine.plan(body);
     const requestId = `req_loopback_${++n}`;
     if (plan.kind === 'stall') {
       rec.outcome = 'stalled';

@@ -46,7 +46,10 @@ export function sessionHarness(opts: {
   const model = opts.model ?? new ScriptedModelClient(engine);
   const logger = silentLogger();
   let n = 0;
-  const waiters: Array<(r: TurnResult) => void> = [];
+  // Prompts are numbered on their own (p1, p2, …), apart from the session's uuids.
+  let prompts = 0;
+  // A prompt's result: the result of the turn that answers its uuid (prompts queued together share one turn).
+  const waiters = new Map<string, (r: TurnResult) => void>();
   const settings: SessionSettings = {
     model: 'claude-test',
     fallbackModel: undefined,
@@ -64,7 +67,11 @@ export function sessionHarness(opts: {
       sink: {
         emit: (e) => {
           events.push(e);
-          if (e.type === 'turn_result') waiters.shift()?.(e.result);
+          if (e.type !== 'turn_result') return;
+          for (const u of e.result.userMessageUuids) {
+            waiters.get(u)?.(e.result);
+            waiters.delete(u);
+          }
         },
       },
       tools: new ToolRegistry(opts.tools ?? []),
@@ -95,13 +102,15 @@ export function sessionHarness(opts: {
     results: () => events.flatMap((e) => (e.type === 'turn_result' ? [e.result] : [])),
     ask: (text) =>
       new Promise((resolve) => {
-        waiters.push(resolve);
-        session.submit({ uuid: `p${++n}`, content: text, shouldQuery: true, isSynthetic: false });
+        const uuid = `p${++prompts}`;
+        waiters.set(uuid, resolve);
+        session.submit({ uuid, content: text, shouldQuery: true, isSynthetic: false });
       }),
     command: (local) =>
       new Promise((resolve) => {
-        waiters.push(resolve);
-        session.submit({ uuid: `p${++n}`, content: '/compact', shouldQuery: true, isSynthetic: false, local });
+        const uuid = `p${++prompts}`;
+        waiters.set(uuid, resolve);
+        session.submit({ uuid, content: '/compact', shouldQuery: true, isSynthetic: false, local });
       }),
   };
 }

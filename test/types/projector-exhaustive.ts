@@ -28,6 +28,8 @@ export function complete(ev: SessionEvent): string {
     case 'conversation_reset':
     case 'commands_changed':
     case 'file_warning':
+    case 'transcript_relinked':
+    case 'transcript_writes':
     case 'writes_lost':
     case 'compact_status':
     case 'compact_boundary':
@@ -63,6 +65,8 @@ export function missingOne(ev: SessionEvent): string {
     case 'hook_started':
     case 'hook_response':
     case 'file_warning':
+    case 'transcript_relinked':
+    case 'transcript_writes':
     case 'compact_status':
     case 'compact_boundary':
     case 'compact_summary':

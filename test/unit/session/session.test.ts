@@ -166,6 +166,32 @@ describe('session turns', () => {
     expect(h.events.find((e) => e.type === 'api_retry')).toMatchObject({ delayMs: 2000, status: 429, error: 'rate_limit' });
   });
 
+  it('a retry-after beyond the 60 s bound ends the turn at once, naming the wait (an hourly quota is not retried ten times)', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ reply: { error: { status: 429, type: 'rate_limit_error', message: 'hourly quota used up', retryAfter: 3600 } } }] },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    const result = await r;
+    expect(h.requests).toHaveLength(1);
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([]);
+    const message = 'hourly quota used up (the API asks to retry after 3600 s, at 1970-01-01T01:00:00.000Z; a turn waits for at most 60 s)';
+    expect([result.isError, result.error]).toEqual([
+      true,
+      { category: 'rate_limit', retryable: true, status: 429, resetsAt: '1970-01-01T01:00:00.000Z', message: `API Error: Request rejected (429) · ${message}` },
+    ]);
+  });
+
+  it('a retry-after of exactly the bound is still waited for', async () => {
+    const h = sessionHarness({
+      scenario: { rules: [{ replies: [{ error: { status: 429, message: 'slow down', retryAfter: 60 } }, { content: [{ type: 'text', text: 'ok' }] }] }] },
+    });
+    const r = h.ask('hi');
+    await vi.runAllTimersAsync();
+    expect(await r).toMatchObject({ kind: 'success', resultText: 'ok' });
+    expect(h.events.filter((e) => e.type === 'api_retry')).toEqual([{ type: 'api_retry', attempt: 1, maxRetries: 10, delayMs: 60_000, status: 429, error: 'rate_limit' }]);
+  });
+
   it('a stream cut mid-tool_use is retried; the broken attempt leaves no result and no orphan', async () => {
     const log: RunLog[] = [];
     const h = sessionHarness({
@@ -319,13 +345,65 @@ describe('session turns', () => {
     expect(await r2).toMatchObject({ kind: 'error_max_structured_output_retries', isError: true, numTurns: 4 });
   });
 
-  it('queues messages that arrive during a turn and answers each, in order', async () => {
+  it('prompts queued during a turn are folded into the next one, joined by newlines: one request and one result answer them', async () => {
     const h = sessionHarness({ scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'echo {{lastUserText}}' }], delays: { firstTokenMs: 50 } } }] } });
     const a = h.ask('one');
+    await vi.advanceTimersByTimeAsync(10); // the first turn's request is out
     const b = h.ask('two');
     const c = h.ask('three');
     await vi.runAllTimersAsync();
-    expect((await Promise.all([a, b, c])).map((r) => r.resultText)).toEqual(['echo one', 'echo two', 'echo three']);
-    expect(h.results().map((r) => r.resultIndex)).toEqual([0, 1, 2]);
+    const [ra, rb, rc] = await Promise.all([a, b, c]);
+    expect([ra?.resultText, rb?.resultText, rc === rb]).toEqual(['echo one', 'echo two\nthree', true]);
+    expect(h.results().map((r) => [r.resultIndex, r.userMessageUuids])).toEqual([
+      [0, ['p1']],
+      [1, ['p2', 'p3']],
+    ]);
+    expect(h.requests).toHaveLength(2);
+  });
+
+  it('a slash command or a synthetic prompt is not folded: it keeps its own turn, in order', async () => {
+    const h = sessionHarness({ scenario: { rules: [{ reply: { content: [{ type: 'text', text: 'echo {{lastUserText}}' }], delays: { firstTokenMs: 50 } } }] } });
+    const a = h.ask('one');
+    await vi.advanceTimersByTimeAsync(10);
+    h.session.submit({ uuid: 's1', content: 'a task finished', shouldQuery: true, isSynthetic: true });
+    const b = h.ask('two');
+    const c = h.ask('three');
+    await vi.runAllTimersAsync();
+    await Promise.all([a, b, c]);
+    expect(h.results().map((r) => [r.resultText, r.userMessageUuids])).toEqual([
+      ['echo one', ['p1']],
+      ['echo a task finished', ['s1']],
+      ['echo two\nthree', ['p2', 'p3']],
+    ]);
+  });
+
+  it('prompts sent while a tool runs join the running turn after its results, as reminders (no turn of their own)', async () => {
+    const log: RunLog[] = [];
+    const h = sessionHarness({
+      scenario: {
+        rules: [
+          { when: { hasToolResults: false }, reply: { content: [{ type: 'tool_use', id: 'toolu_slow', name: 'T', input: { ms: 100, safe: true } }] } },
+          { reply: { content: [{ type: 'text', text: 'done' }] } },
+        ],
+      },
+      tools: [fakeTool('T', log)],
+    });
+    const a = h.ask('go');
+    await vi.advanceTimersByTimeAsync(50); // the tool is running
+    const b = h.ask('also this');
+    await vi.runAllTimersAsync();
+    const [ra, rb] = await Promise.all([a, b]);
+    expect([ra === rb, ra?.userMessageUuids, h.requests.length]).toEqual([true, ['p1', 'p2'], 2]);
+    expect(h.requests[1]?.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'tool_result', tool_use_id: 'toolu_slow', content: 'ok toolu_slow' },
+        {
+          type: 'text',
+          text: '<system-reminder>\nThe user sent a new message while you were working:\nalso this\n\nThis is how agentd surfaces messages the user sends mid-turn — within the running turn, often alongside the next tool result, rather than as a separate conversation turn. Address the message above as you continue this turn.\n</system-reminder>',
+          cache_control: { type: 'ephemeral' },
+        },
+      ],
+    });
   });
 });

@@ -166,6 +166,56 @@ describe('resume', () => {
     ]);
   });
 
+  it('a rewind drops the refused prompt and what followed it from the conversation; the SDK still lists them; a fork leaves them out', async () => {
+    const { id } = writeTwoTurns();
+    const s = openTest(p, { resume: id });
+    s.recorder.record(prompt('a prompt far too long', { uuid: 'u3' }));
+    s.recorder.record(block('msg_error_1', text('Prompt is too long'), { uuid: 'e3', model: '<synthetic>', error: 'invalid_request' }));
+    s.recorder.record({ type: 'rewind', uuid: 'w3', to: 'a5', reason: 'prompt_too_long' });
+    s.recorder.close();
+    // Nothing after the rewind yet: it is still where a resume starts (the last entry would be the error).
+    expect(loadSession(p.root, p.cwd, id)).toMatchObject({ lastUuid: 'w3', history: TWO_TURNS, warnings: [] });
+    const again = openTest(p, { resume: id });
+    again.recorder.record(prompt('a short one', { uuid: 'u4' }));
+    again.recorder.close();
+    expect(loadSession(p.root, p.cwd, id).history).toEqual([...TWO_TURNS, { role: 'user', content: 'a short one' }]);
+    expect((await sdkUuids(id)).slice(-4)).toEqual(['a5', 'u3', 'e3', 'u4']);
+    const fork = openTest(p, { resume: id, fork: true });
+    expect(fork.history).toEqual([...TWO_TURNS, { role: 'user', content: 'a short one' }]);
+    fork.recorder.close();
+    const copied = readFileSync(fork.transcriptPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { forkedFrom?: { messageUuid: string } });
+    expect(copied.flatMap((e) => (e.forkedFrom ? [e.forkedFrom.messageUuid] : [])).slice(-2)).toEqual(['a5', 'u4']);
+  });
+
+  it('a parent that is not in the file: the entry is linked to the end of the branch before it, every earlier turn is kept, the repair is reported', () => {
+    const { id, path } = writeTwoTurns();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const at = lines.findIndex((l) => l.includes('"uuid":"u2"'));
+    const broken = { ...(JSON.parse(lines[at] ?? '{}') as object), parentUuid: '00000000-dead-4bad-8bad-000000000000' };
+    // A progress entry (as Claude Code writes them, hung off a call) names a4 too: a4 still ends the branch.
+    const progress = { type: 'progress', uuid: 'pr1', parentUuid: 'a4', isSidechain: false, data: {} };
+    lines.splice(at, 1, JSON.stringify(progress), JSON.stringify(broken));
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const loaded = loadSession(p.root, p.cwd, id);
+    expect([loaded.history, loaded.relinks]).toEqual([
+      TWO_TURNS,
+      [{ line: at + 2, uuid: 'u2', parentUuid: '00000000-dead-4bad-8bad-000000000000', problem: 'parent_missing', linkedTo: 'a4' }],
+    ]);
+    expect(openTest(p, { resume: id }).relinked).toEqual({ path, links: loaded.relinks });
+  });
+
+  it('a cycle: the entry that closes it is linked to the end of the branch before it', () => {
+    const { id, path } = writeTwoTurns();
+    const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+    const at = lines.findIndex((l) => l.includes('"uuid":"a4"'));
+    // a4 names u2, which comes after it and names a4: a loop of two.
+    lines[at] = JSON.stringify({ ...(JSON.parse(lines[at] ?? '{}') as object), parentUuid: 'a5' });
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const loaded = loadSession(p.root, p.cwd, id);
+    expect(loaded.relinks).toEqual([{ line: at + 1, uuid: 'a4', parentUuid: 'a5', problem: 'cycle', linkedTo: 'rb' }]);
+    expect(loaded.history).toEqual(TWO_TURNS);
+  });
+
   it('restores the saved model usage', async () => {
     const usage = {
       'claude-test': {

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { getSessionInfo, getSessionMessages, listSessions } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelUsageTotals } from '../../../src/session/events.js';
-import { TranscriptWriter } from '../../../src/store/writer.js';
+import { type TranscriptTrouble, TranscriptWriter } from '../../../src/store/writer.js';
 import { type TempProject, block, marker, memoryLogger, openTest, prompt, result, tempProject, text, toolUse } from './support.js';
 
 let p: TempProject;
@@ -180,10 +180,10 @@ describe('TranscriptWriter', () => {
     await expect(w.flush()).resolves.toBeUndefined();
     expect(w.linesLost).toBe(2);
     expect(w.lastUuid).toBeNull();
-    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['cannot open the transcript; the session will not be saved']);
+    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['the transcript cannot be written; the session will not be saved from here on']);
   });
 
-  describe('a write that fails part-way (disk full, I/O error)', () => {
+  describe('writes that fail (disk full, I/O error)', () => {
     /** Real fs calls, except that writes fail once `budget` bytes have gone in: the failing call writes what fits. */
     const fullAfter = (budget: number, code = 'ENOSPC') => {
       let left = budget;
@@ -195,8 +195,9 @@ describe('TranscriptWriter', () => {
       }) as typeof fs.writeSync;
       return { writeSync, free: (bytes: number) => void (left += bytes) };
     };
-    const open = (io: ReturnType<typeof fullAfter>, onLost: (i: { code: string; sessionId: string }) => void = () => undefined) => {
+    const open = (io: ReturnType<typeof fullAfter>, extra: { maxHeldBytes?: number } = {}) => {
       const logger = memoryLogger();
+      const troubles: TranscriptTrouble[] = [];
       const path = join(p.root, 'projects', 'x', 's.jsonl');
       const w = new TranscriptWriter({
         path,
@@ -205,36 +206,90 @@ describe('TranscriptWriter', () => {
         now: () => 0,
         logger,
         io: { writeSync: io.writeSync },
-        onLost,
+        onTrouble: (t) => void troubles.push(t),
+        ...extra,
       });
-      return { w, path, logger };
+      return { w, path, logger, troubles };
     };
+    /** [uuid, parentUuid] of every conversation line; throws if any line is not whole JSON. */
+    const chain = (path: string): Array<[string, string | null]> =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { uuid?: string; parentUuid?: string | null })
+        .flatMap((e) => (e.uuid === undefined ? [] : [[e.uuid, e.parentUuid ?? null] as [string, string | null]]));
 
-    it('leaves no torn line: the file is cut back to the last whole record, and nothing is appended after it', async () => {
+    it('holds the lines that fail, keeps the file whole meanwhile, and appends them in order once space is freed', async () => {
       const io = fullAfter(700);
-      const lost: Array<{ code: string; sessionId: string }> = [];
-      const { w, path, logger } = open(io, (i) => lost.push(i));
+      const { w, path, troubles } = open(io);
       w.record(prompt('first', { uuid: 'u1' }));
-      w.record(block('m1', text('x'.repeat(2000)), { uuid: 'a1' })); // does not fit: torn, then cut back
-      io.free(100_000); // space comes back: still nothing after the failure (the file stays a prefix)
-      w.record(block('m1', text('later'), { uuid: 'a2' }));
+      w.record(block('m1', text('x'.repeat(2000)), { uuid: 'a1' })); // does not fit: torn, cut back, held
+      w.record(block('m1', text('more'), { uuid: 'a2' }));
+      expect(readFileSync(path, 'utf8').endsWith('\n')).toBe(true);
+      expect(chain(path)).toEqual([['u1', null]]);
+      io.free(100_000);
+      w.record(prompt('next turn', { uuid: 'u2' }));
       await w.flush();
       w.close();
-      const raw = readFileSync(path, 'utf8');
-      expect(raw.endsWith('\n')).toBe(true);
-      expect(raw.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { uuid?: string; type: string }).uuid ?? (JSON.parse(l) as { type: string }).type)).toEqual(['u1']);
+      expect(chain(path)).toEqual([
+        ['u1', null],
+        ['a1', 'u1'],
+        ['a2', 'a1'],
+        ['u2', 'a2'],
+      ]);
+      expect([w.linesLost, troubles]).toEqual([
+        0,
+        [
+          { kind: 'failing', code: 'ENOSPC', sessionId: 'sid', path },
+          { kind: 'recovered', sessionId: 'sid', path, lines: 3 },
+        ],
+      ]);
+    });
+
+    it('lines still held at exit are lost: the notice names the first entry missing from the file', () => {
+      const { w, path, troubles } = open(fullAfter(700));
+      w.record(prompt('first', { uuid: 'u1' }));
+      w.record(block('m1', text('x'.repeat(2000)), { uuid: 'a1' }));
+      w.record(prompt('second', { uuid: 'u2' }));
+      w.close();
+      expect(chain(path)).toEqual([['u1', null]]);
+      expect(troubles).toEqual([
+        { kind: 'failing', code: 'ENOSPC', sessionId: 'sid', path },
+        { kind: 'lost', code: 'ENOSPC', sessionId: 'sid', firstLostUuid: 'a1' },
+      ]);
       expect(w.linesLost).toBeGreaterThanOrEqual(2);
-      expect(lost).toEqual([{ code: 'ENOSPC', sessionId: 'sid' }]);
-      expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.msg)).toEqual(['transcript write failed; the transcript keeps the records before it and the session continues without saving the rest']);
+    });
+
+    it('past the bound on held lines, nothing more is recorded, and the first entry dropped is named at once', async () => {
+      const io = fullAfter(400);
+      const { w, path, troubles } = open(io, { maxHeldBytes: 1500 });
+      w.record(prompt('first', { uuid: 'u1' }));
+      w.record(block('m1', text('y'.repeat(600)), { uuid: 'a1' }));
+      w.record(block('m1', text('z'.repeat(600)), { uuid: 'a2' }));
+      w.record(prompt('third', { uuid: 'u3' }));
+      io.free(100_000);
+      await w.flush();
+      w.close();
+      expect(chain(path)).toEqual([
+        ['u1', null],
+        ['a1', 'u1'],
+      ]);
+      expect(troubles).toEqual([
+        { kind: 'failing', code: 'ENOSPC', sessionId: 'sid', path },
+        { kind: 'lost', code: 'ENOSPC', sessionId: 'sid', firstLostUuid: 'a2' },
+        { kind: 'recovered', sessionId: 'sid', path, lines: 1 },
+      ]);
     });
 
     it('an I/O error is reported with its own code', () => {
-      const lost: Array<{ code: string; sessionId: string }> = [];
-      const { w, path } = open(fullAfter(0, 'EIO'), (i) => lost.push(i));
+      const { w, path, troubles } = open(fullAfter(0, 'EIO'));
       w.record(prompt('first', { uuid: 'u1' }));
       w.close();
       expect(readFileSync(path, 'utf8')).toBe('');
-      expect(lost).toEqual([{ code: 'EIO', sessionId: 'sid' }]);
+      expect(troubles).toEqual([
+        { kind: 'failing', code: 'EIO', sessionId: 'sid', path },
+        { kind: 'lost', code: 'EIO', sessionId: 'sid', firstLostUuid: 'u1' },
+      ]);
     });
   });
 

@@ -66,4 +66,45 @@ describe('Thread', () => {
     const resumed = loadSession(project.root, project.cwd, opened.sessionId);
     expect(resumed.history).toEqual(t.messages);
   });
+
+  it('rewind goes back to a mark: a prompt merged into the message before it is taken out again, and the transcript records the rewind', () => {
+    const recorded: RecordedEvent[] = [];
+    let n = 0;
+    const t = new Thread({ recorder: { record: (e) => void recorded.push(e), flush: async () => undefined }, newUuid: () => `u${++n}` });
+    t.appendUser('context', { uuid: 'c1', isSynthetic: true });
+    const before = t.mark();
+    t.appendUser('a prompt too long', { uuid: 'p1', isSynthetic: false });
+    t.record({ type: 'assistant_block', uuid: 'e1', meta: { id: 'msg_error', model: '<synthetic>', usage: { input_tokens: 0, output_tokens: 0 }, requestId: undefined }, block: { type: 'text', text: 'Prompt is too long' }, error: 'invalid_request' });
+    t.rewind(before, 'prompt_too_long');
+    t.appendUser('a short one', { uuid: 'p2', isSynthetic: false });
+    expect(t.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'context' }, { type: 'text', text: 'a short one' }] }]);
+    expect(recorded.map((e) => [e.type, e.uuid, e.type === 'rewind' ? e.to : undefined])).toEqual([
+      ['user_prompt', 'c1', undefined],
+      ['user_prompt', 'p1', undefined],
+      ['assistant_block', 'e1', undefined],
+      ['rewind', 'u1', 'c1'],
+      ['user_prompt', 'p2', undefined],
+    ]);
+  });
+
+  it('a mark from before a compaction rewinds only to the summary; a resume rebuilds the rewound thread', async () => {
+    project = tempProject();
+    const opened = openTest(project);
+    const t = new Thread({ recorder: opened.recorder, newUuid: randomUUID });
+    t.appendUser('first question', { isSynthetic: false });
+    t.appendRound([{ type: 'text', text: 'first answer' }], []);
+    const before = t.mark();
+    t.appendUser('second question', { isSynthetic: false });
+    t.replaceWithSummary({
+      boundary: { uuid: randomUUID(), trigger: 'auto', preTokens: 1234, postTokens: 20, durationMs: 3 },
+      summary: { uuid: randomUUID(), text: 'Summary of both questions.' },
+    });
+    t.appendRound([{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: '/huge' } }], [{ block: { type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }, additionalContext: [] }]);
+    t.rewind(before, 'prompt_too_long');
+    expect(t.messages).toEqual([{ role: 'user', content: 'Summary of both questions.' }]);
+    t.appendUser('third question', { isSynthetic: false });
+    await t.flush();
+    opened.recorder.close();
+    expect(loadSession(project.root, project.cwd, opened.sessionId).history).toEqual(t.messages);
+  });
 });
