@@ -201,7 +201,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     now: Date.now,
   });
   notices.ready();
-  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
+  // readAccess is late-bound: memory files load after the permission layer exists.
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, readAccess: (path, importer) => permissions.readAccess(path, session.shared.current, { allowRules: importer === 'user' }), logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),

@@ -9,6 +9,7 @@ import { MAX_IMPORT_DEPTH, loadMemoryFiles, memoryReminder } from '../../../src/
 import { NestedMemory } from '../../../src/project/nested-memory.js';
 import { findStyle, loadOutputStyles } from '../../../src/project/output-styles.js';
 import type { ProjectProblem } from '../../../src/project/problems.js';
+import { engineReadAccess } from '../../support/read-access.js';
 
 let top: string;
 let home: string;
@@ -25,7 +26,7 @@ afterEach(() => {
 });
 
 const load = (sources: Array<'user' | 'project' | 'local'>, extra: { maxFileBytes?: number } = {}) =>
-  loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [], ...extra });
+  loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [], readAccess: engineReadAccess({ cwd }), ...extra });
 
 describe('@import targets', () => {
   it('finds imports after whitespace, not in code spans or fenced blocks, and drops sentence punctuation', () => {
