@@ -58,10 +58,14 @@ export function publicConfig(spec: McpServerSpec): Record<string, unknown> {
 function withheldConfig(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
   const c = new Map<string, unknown>(Object.entries(raw));
+  const text = (k: string): string => {
+    const v = c.get(k);
+    return typeof v === 'string' ? v : '';
+  };
   const type = c.get('type');
-  if (type === 'http' || type === 'sse') return { type, url: String(c.get('url') ?? '') };
+  if (type === 'http' || type === 'sse') return { type, url: text('url') };
   const args = c.get('args');
-  return { type: 'stdio', command: String(c.get('command') ?? ''), args: Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [] };
+  return { type: 'stdio', command: text('command'), args: Array.isArray(args) ? args.filter((a): a is string => typeof a === 'string') : [] };
 }
 
 /**

@@ -30,18 +30,18 @@ export function readText(file: string): string | undefined {
 }
 
 /**
- * A file's text, not through a link: `link` when the file itself is a symbolic link (O_NOFOLLOW: no extra system
- * call for the usual regular file), undefined when it cannot be read.
+ * A file's text, not through a link: `{ link: true }` when the file itself is a symbolic link (O_NOFOLLOW: no extra
+ * system call for the usual regular file), undefined when it cannot be read.
  */
-export function readTextNoFollow(file: string): string | 'link' | undefined {
+export function readTextNoFollow(file: string): { text: string } | { link: true } | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ELOOP' ? 'link' : undefined;
+    return (e as NodeJS.ErrnoException).code === 'ELOOP' ? { link: true } : undefined;
   }
   try {
-    return readFileSync(fd, 'utf8');
+    return { text: readFileSync(fd, 'utf8') };
   } catch {
     return undefined;
   } finally {

@@ -23,7 +23,7 @@ export interface Skill extends InvocableFrontmatter {
 function skillText(file: string, confine: Confinement | undefined): string | { outside: string } | undefined {
   if (!confine) return readText(file);
   const t = readTextNoFollow(file);
-  if (t !== 'link') return t;
+  if (t === undefined || 'text' in t) return t?.text;
   const out = confine.escapes(file);
   return out === undefined ? readText(file) : { outside: out };
 }

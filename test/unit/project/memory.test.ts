@@ -87,6 +87,28 @@ describe('memory files', () => {
     ]);
   });
 
+  it('imports obey the Read decision: a deny rule covers user and project imports; the host\'s allow rules do not widen a project file\'s', async () => {
+    writeFileSync(join(cwd, 'secret.txt'), 'SECRET');
+    writeFileSync(join(cwd, 'notes.md'), 'NOTES');
+    writeFileSync(join(top, 'repo', 'outside.md'), 'OUTSIDE');
+    writeFileSync(join(cwd, 'CLAUDE.md'), '@secret.txt\n@notes.md\n@../outside.md');
+    writeFileSync(join(home, 'mine.md'), 'MINE');
+    writeFileSync(join(home, '.claude', 'CLAUDE.md'), `@${join(cwd, 'secret.txt')}\n@~/mine.md`);
+    const readAccess = engineReadAccess({ cwd, deny: ['Read(./secret.txt)'], allow: ['Read'] });
+    const { files, problems } = await loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources: ['user', 'project'], additionalDirectories: [], readAccess });
+    expect(files.map((f) => [f.path.slice(top.length), f.kind])).toEqual([
+      ['/home/.claude/CLAUDE.md', 'user'],
+      ['/home/mine.md', 'user'],
+      ['/repo/app/CLAUDE.md', 'project'],
+      ['/repo/app/notes.md', 'project'],
+    ]);
+    expect(problems.map((p) => [p.kind, p.file.slice(top.length), p.from?.slice(top.length)])).toEqual([
+      ['import_denied', '/repo/app/secret.txt', '/home/.claude/CLAUDE.md'],
+      ['import_denied', '/repo/app/secret.txt', '/repo/app/CLAUDE.md'],
+      ['import_outside', '/repo/outside.md', '/repo/app/CLAUDE.md'],
+    ]);
+  });
+
   it('cuts a huge file at the cap, skips binary and unreadable files, and says so', async () => {
     writeFileSync(join(cwd, 'CLAUDE.md'), `START${'x'.repeat(5000)}`);
     mkdirSync(join(cwd, '.claude'));
