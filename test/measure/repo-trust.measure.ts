@@ -6,6 +6,26 @@
 // own settings approving them. Drives the reference binary through the TS SDK against the loopback model.
 //
 // `AGENTD=1` runs the same variants against agentd (bin/agentd) for comparison.
+//
+// Findings, Claude Code 2.1.330 (2026-11-29), the same in every variant — no trust record, a record for the folder
+// or for its parent, the user's enableAllProjectMcpServers / enabledMcpjsonServers, the project's own
+// enableAllProjectMcpServers: an SDK session trusts every folder.
+//  - the .mcp.json stdio server starts; mcp_status lists it `connected` (scope/source `project`);
+//  - the project's SessionStart, UserPromptSubmit and PreToolUse hooks run;
+//  - the project's `env` applies: FOO, EDITOR, TAR_OPTIONS, GIT_PAGER reach Bash, and `BASH_FUNC_git%%` makes
+//    `git` the repository's function (`type git` → "git is a function", its marker file written); XDG_CONFIG_HOME
+//    alone did not reach Bash;
+//  - a CLAUDE.md and a command that are links to files outside the project are sent to the model;
+//  - `${ANTHROPIC_API_KEY}` expands to nothing in every scope: the remote server saw `Authorization: Bearer ` and
+//    `?k=` from .mcp.json, from ~/.claude.json's user scope and from the host's mcpServers alike (`${HOME}`
+//    expands);
+//  - a CLAUDE.local.md import of a file a Read deny rule covers is not sent; an ordinary import is;
+//  - `disabledMcpjsonServers` (user settings) leaves the server out of mcp_status and system/init entirely.
+// The binary has the trust walk agentd reads (`hasTrustDialogAccepted` for the folder, else for a folder above it
+// up to its git root) and Claude Code's own `--trust-workspace` ("Trust the current folder for this run only") on
+// its runner and ultrareview; under an SDK host nothing above depends on it.
+// agentd on 6ab501f: as Claude Code, but it sent the API key (`Bearer sk-ant-…`, `?k=sk-ant-…`) and the Read-denied
+// import. agentd after issue 22's items 1–3: none of the above untrusted (README "Security").
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
