@@ -64,11 +64,12 @@ function nodeInstructions(ctx: BenchContext): number {
 }
 
 const REPO_METRIC = 'instructions to initialize answered, untrusted repository with 20 files of each kind';
+const REPO_TRUSTED_METRIC = 'instructions to initialize answered, the same repository trusted (--trust-workspace)';
 
 export const initInstructions: Benchmark = {
   name: 'init-instructions',
   description:
-    'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain), and an untrusted repository with 20 files of each kind (commands, skills, agents, output styles, rules, CLAUDE.md imports; 20 hooks, 20 env variables and 20 .mcp.json servers: scripts/bench/repo-project.ts), that one also for the `--baseline <dir>` build when given, alternating (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
+    'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain), and a repository with 20 files of each kind (commands, skills, agents, output styles, rules, CLAUDE.md imports; 20 hooks, 20 env variables and 20 .mcp.json servers: scripts/bench/repo-project.ts), untrusted and trusted (--trust-workspace), those two also for the `--baseline <dir>` build when given, alternating (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
   async run(ctx) {
     try {
       execFileSync(VALGRIND[0], ['--version'], { stdio: 'ignore' });
@@ -87,6 +88,9 @@ export const initInstructions: Benchmark = {
       { metric: 'instructions to initialize answered, 50 commands + 20 skills + 3 CLAUDE.md', cwd: project, extra: sources, subject },
       { metric: REPO_METRIC, cwd: repo, extra: sources, subject },
       ...(baseline ? [{ metric: REPO_METRIC, cwd: repo, extra: sources, subject: baseline }] : []),
+      // Trusted, everything in it is read and set up (hooks, env, servers): the other end of the trust decision.
+      { metric: REPO_TRUSTED_METRIC, cwd: repo, extra: [...sources, '--trust-workspace'], subject },
+      ...(baseline ? [{ metric: REPO_TRUSTED_METRIC, cwd: repo, extra: [...sources, '--trust-workspace'], subject: baseline }] : []),
     ];
     const samples = cases.map(() => [] as number[]);
     const node: number[] = [];
@@ -103,7 +107,8 @@ export const initInstructions: Benchmark = {
       return { bench: 'init-instructions', metric, subject: subjectLabel, unit: 'M instr', n: s.n, nLabel: 'runs', median: s.median, p90: s.p90, ...(note ? { note } : {}) };
     };
     const empty = summarize(samples[0] ?? []).median;
-    const repoHere = summarize(samples[3] ?? []).median;
+    // This build's figure for the same metric, for a baseline row's note.
+    const here = (metric: string): number => summarize(samples[cases.findIndex((c) => c.metric === metric && c.subject === subject)] ?? []).median;
     return [
       row('instructions, start to exit', 'node -e 0', node),
       ...cases.map((c, i) => {
@@ -113,7 +118,7 @@ export const initInstructions: Benchmark = {
           i === 0
             ? undefined
             : c.subject === baseline
-              ? `this build: ${(((repoHere - m) / m) * 100).toFixed(1)}% against this baseline`
+              ? `this build: ${(((here(c.metric) - m) / m) * 100).toFixed(1)}% against this baseline`
               : `${c.metric.replace(/^.*answered, /, '')}: ${(m - empty).toFixed(1)} M more than the empty project (${(((m - empty) / empty) * 100).toFixed(1)}%)`;
         return row(c.metric, c.subject.label, xs, extra);
       }),

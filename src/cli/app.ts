@@ -201,8 +201,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     now: Date.now,
   });
   notices.ready();
-  // readAccess is late-bound: memory files load after the permission layer exists.
-  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, readAccess: (path, importer) => permissions.readAccess(path, session.shared.current, { allowRules: importer === 'user' }), logger, emit: (ev) => void projector.emit(ev) });
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, readAccess: (path, importer) => permissions.readAccess(path, session.shared.current, { allowRules: importer === 'user' }) /* late-bound */, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -312,8 +311,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
   if (opened.relinked) notices.relinked(opened.relinked);
-  // A skipped settings file or key, what an untrusted repository carries: reported to the host too (after the
-  // resume repairs, like writes_lost).
+  // Skipped settings files and keys, what an untrusted repository carries: after the resume repairs, like writes_lost.
   for (const ev of startupWarnings(config, mcpSetup.withheld, logger)) queueMicrotask(() => void projector.emit(ev));
 
   let hooksApplied = false;
