@@ -394,7 +394,8 @@ export type SystemInformationalFrame = z.infer<typeof SystemInformationalFrame>;
 /**
  * agentd: something the session was configured with was not used — a settings file that is not JSON, for one —
  * and the session started without it. Claude Code skips such files silently; agentd says so (also on stderr).
- * `code` is stable (`settings_file_invalid`, …); `path` names the file when there is one.
+ * `code` is stable (`settings_file_invalid`, `project_file_skipped`, `project_untrusted`, `project_env_refused`, …);
+ * `path` names the file when there is one.
  */
 export const SystemAgentdWarningFrame = z.lazy(() => z.strictObject({
   type: z.literal('system'),

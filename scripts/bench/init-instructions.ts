@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { stdioServersArgs } from './mcp.js';
 import { BenchProc, type SpawnSpec } from './proc.js';
 import { writeFullProject } from './project-commands.js';
+import { writeRepoProject } from './repo-project.js';
 import { initialize, place, using } from './session.js';
 import { summarize } from './stats.js';
 import type { Subject } from './subjects.js';
@@ -62,10 +63,13 @@ function nodeInstructions(ctx: BenchContext): number {
   return Number(m[1]) / 1e6;
 }
 
+const REPO_METRIC = 'instructions to initialize answered, untrusted repository with 20 files of each kind';
+const REPO_TRUSTED_METRIC = 'instructions to initialize answered, the same repository trusted (--trust-workspace)';
+
 export const initInstructions: Benchmark = {
   name: 'init-instructions',
   description:
-    'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, and the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain) (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
+    'instructions executed (valgrind callgrind, millions) from the exec of node until agentd writes its `initialize` answer: an empty project, the 10 stdio MCP servers of mcp-stdio-10, the project of init-project-commands (50 commands, 20 skills, a 3-level CLAUDE.md chain), and a repository with 20 files of each kind (commands, skills, agents, output styles, rules, CLAUDE.md imports; 20 hooks, 20 env variables and 20 .mcp.json servers: scripts/bench/repo-project.ts), untrusted and trusted (--trust-workspace), those two also for the `--baseline <dir>` build when given, alternating (agentd with its scripted model); `node -e 0` start to exit for reference. Independent of the machine\'s load, unlike the wall-clock rows; ±2% run to run (V8 picks a random hash seed at start-up, 4–7 M instructions).',
   async run(ctx) {
     try {
       execFileSync(VALGRIND[0], ['--version'], { stdio: 'ignore' });
@@ -73,13 +77,20 @@ export const initInstructions: Benchmark = {
       throw new Error('init-instructions needs valgrind on PATH: apt-get install valgrind');
     }
     const runs = ctx.quick ? 1 : 3;
-    const [subject] = ctx.subjects(['agentd-scripted']) as [Subject];
+    const [subject, baseline] = ctx.subjects(['agentd-scripted', 'agentd-baseline']) as [Subject, Subject | undefined];
     const where = place(ctx, 'init-instructions', subject);
     const project = writeFullProject(ctx.dir('init-instructions-project-'));
-    const cases = [
-      { metric: 'instructions to initialize answered, empty project', cwd: where.cwd, extra: ['--setting-sources', 'user,project,local'] },
-      { metric: 'instructions to initialize answered, 10 stdio MCP servers', cwd: where.cwd, extra: [...stdioServersArgs(ctx.root), '--setting-sources', 'user,project,local'] },
-      { metric: 'instructions to initialize answered, 50 commands + 20 skills + 3 CLAUDE.md', cwd: project, extra: ['--setting-sources', 'user,project,local'] },
+    const repo = writeRepoProject(ctx.dir('init-instructions-repo-'));
+    const sources = ['--setting-sources', 'user,project,local'];
+    const cases: Array<{ metric: string; cwd: string; extra: string[]; subject: Subject }> = [
+      { metric: 'instructions to initialize answered, empty project', cwd: where.cwd, extra: sources, subject },
+      { metric: 'instructions to initialize answered, 10 stdio MCP servers', cwd: where.cwd, extra: [...stdioServersArgs(ctx.root), ...sources], subject },
+      { metric: 'instructions to initialize answered, 50 commands + 20 skills + 3 CLAUDE.md', cwd: project, extra: sources, subject },
+      { metric: REPO_METRIC, cwd: repo, extra: sources, subject },
+      ...(baseline ? [{ metric: REPO_METRIC, cwd: repo, extra: sources, subject: baseline }] : []),
+      // Trusted, everything in it is read and set up (hooks, env, servers): the other end of the trust decision.
+      { metric: REPO_TRUSTED_METRIC, cwd: repo, extra: [...sources, '--trust-workspace'], subject },
+      ...(baseline ? [{ metric: REPO_TRUSTED_METRIC, cwd: repo, extra: [...sources, '--trust-workspace'], subject: baseline }] : []),
     ];
     const samples = cases.map(() => [] as number[]);
     const node: number[] = [];
@@ -87,7 +98,7 @@ export const initInstructions: Benchmark = {
     for (let r = 0; r < runs; r++) {
       node.push(nodeInstructions(ctx));
       for (const [i, c] of cases.entries()) {
-        const spec = subject.spec({ home: where.home, cwd: c.cwd, extraArgs: c.extra });
+        const spec = c.subject.spec({ home: where.home, cwd: c.cwd, extraArgs: c.extra });
         samples[i]?.push(await instructionsToInitialize(ctx, spec));
       }
     }
@@ -96,12 +107,20 @@ export const initInstructions: Benchmark = {
       return { bench: 'init-instructions', metric, subject: subjectLabel, unit: 'M instr', n: s.n, nLabel: 'runs', median: s.median, p90: s.p90, ...(note ? { note } : {}) };
     };
     const empty = summarize(samples[0] ?? []).median;
+    // This build's figure for the same metric, for a baseline row's note.
+    const here = (metric: string): number => summarize(samples[cases.findIndex((c) => c.metric === metric && c.subject === subject)] ?? []).median;
     return [
       row('instructions, start to exit', 'node -e 0', node),
       ...cases.map((c, i) => {
         const xs = samples[i] ?? [];
-        const extra = i === 0 ? undefined : `${c.metric.replace(/^.*answered, /, "")}: ${(summarize(xs).median - empty).toFixed(1)} M more than the empty project (${(((summarize(xs).median - empty) / empty) * 100).toFixed(1)}%)`;
-        return row(c.metric, subject.label, xs, extra);
+        const m = summarize(xs).median;
+        const extra =
+          i === 0
+            ? undefined
+            : c.subject === baseline
+              ? `this build: ${(((here(c.metric) - m) / m) * 100).toFixed(1)}% against this baseline`
+              : `${c.metric.replace(/^.*answered, /, '')}: ${(m - empty).toFixed(1)} M more than the empty project (${(((m - empty) / empty) * 100).toFixed(1)}%)`;
+        return row(c.metric, c.subject.label, xs, extra);
       }),
     ];
   },

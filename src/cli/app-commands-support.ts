@@ -5,6 +5,7 @@ import type { GetContextUsageResponse } from '../../protocol/src/index.js';
 import type { ShellRun } from '../commands/expand.js';
 import type { InitInfo } from '../control/projector.js';
 import type { PermissionGate } from '../executor/pipeline.js';
+import type { PermissionLayer } from '../permissions/layer.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { SharedToolContext, ToolEnvironment } from '../tools/tool.js';
 import { type ContextSnapshot, estimateContextUsage } from '../control/context-usage.js';
@@ -105,7 +106,7 @@ export function createProject(x: {
   tools: ToolRegistry;
   toolsReady: Promise<void>;
   warmUp: () => void;
-  permissions: PermissionGate;
+  permissions: PermissionLayer;
   toolEnv: ToolEnvironment;
   session: Session;
   projector: Projector;
@@ -127,7 +128,8 @@ export function createProject(x: {
     logger: x.io.logger,
     emit: (ev) => x.projector.emit(ev),
     cwdNow: () => session.shared.current.cwd,
-    readableDirs: () => [session.shared.current.cwd, ...session.shared.current.additionalDirectories],
+    // A command file is not the model asking: the host's allow rules do not widen what its `@file` reads.
+    readAccess: (path) => x.permissions.readAccess(path, session.shared.current, { allowRules: false }),
     // Plugin hooks never grant: a plugin folder may be part of the repository.
     addHooks: (hooks) => x.hookRunner.addCommands(hooks.map((h) => ({ kind: 'command' as const, ...h, grants: false }))),
     runShell: commandShellRunner({ tools: x.tools, toolsReady: x.toolsReady, warmUp: x.warmUp, permissions: x.permissions, toolEnv: x.toolEnv, shared: () => session.shared.current, newUuid }),

@@ -32,7 +32,8 @@ export interface ProjectSetupInput {
   emit: (ev: SessionEvent) => void | Promise<void>;
   builtinDeps: Omit<BuiltinDeps, 'reloadSkills'>;
   cwdNow: () => string;
-  readableDirs: () => readonly string[];
+  /** What a Read call of a path would get with nobody asked (the permission engine): `@file` in commands obeys it. */
+  readAccess: (path: string) => Promise<'allow' | 'ask' | 'deny'>;
   runShell: ShellRun;
   /** A plugin's command hooks (hooks/hooks.json), registered once per plugin folder. */
   addHooks: (hooks: PluginCommandHook[]) => void;
@@ -134,7 +135,7 @@ export function setUpProject(x: ProjectSetupInput): ProjectSetup {
     commands: () => ensure().commands,
     skills: visibleSkills,
     cwd: x.cwdNow,
-    readableDirs: x.readableDirs,
+    readAccess: x.readAccess,
     runShell: x.runShell,
     resolveModel: x.resolveModel,
   };

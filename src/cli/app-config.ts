@@ -2,6 +2,8 @@
 // AppConfig (src/config) and says once, on stderr, what it did not use.
 import type { Logger } from '../log/logger.js';
 import { type AppConfig, resolveConfig } from '../config/config.js';
+import { howToTrust } from '../config/project-trust.js';
+import type { SessionEvent } from '../session/events.js';
 import type { CliOptions } from './options.js';
 import { readTrustStore, trustStorePath } from '../config/trust.js';
 
@@ -18,6 +20,7 @@ export function configFrom(opts: CliOptions, io: { env: Readonly<Record<string, 
       settings: opts.settings,
       managedSettings: opts.managedSettings,
       request: { thinking: opts.thinking, maxThinkingTokens: opts.maxThinkingTokens, thinkingDisplay: opts.thinkingDisplay, effort: opts.effort, verbose: opts.verbose, outputFormat: opts.outputFormat },
+      trustWorkspace: opts.trustWorkspace,
     },
     env: io.env,
     cwd: io.cwd,
@@ -39,4 +42,41 @@ export function configFrom(opts: CliOptions, io: { env: Readonly<Record<string, 
     );
   }
   return config;
+}
+
+type FileWarning = Extract<SessionEvent, { type: 'file_warning' }>;
+
+/**
+ * What the configuration did not use, as the host hears it once the session has started: each settings file that
+ * was skipped, each key read at its fail-closed value, and — said once per file, also on stderr — what the untrusted repository carries that was not run
+ * (hooks, env, helpers, its .mcp.json servers) with how to trust it, and the variables a trusted repository's
+ * settings may not set.
+ */
+export function startupWarnings(config: AppConfig, withheldMcp: { file: string; names: readonly string[] } | undefined, logger: Logger): FileWarning[] {
+  const out: FileWarning[] = [
+    ...config.settings.problems.map((p): FileWarning => ({ type: 'file_warning', file: 'settings', message: p.message, path: p.file })),
+    ...config.settings.typeWarnings.map((w): FileWarning => ({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file })),
+  ];
+  const trust = config.trust;
+  if (trust.kind === 'untrusted') {
+    const how = howToTrust(trust);
+    for (const u of config.settings.untrusted) {
+      const message = `${u.file}: not used, because the repository is not trusted: ${u.skipped.join(', ')}. To use them, ${how}.`;
+      logger.warn({ file: u.file, skipped: u.skipped }, message);
+      out.push({ type: 'file_warning', file: 'untrusted', message, path: u.file });
+    }
+    if (withheldMcp) {
+      const message = `${withheldMcp.file}: MCP servers not started, because the repository is not trusted: ${withheldMcp.names.join(', ')}. To start them, ${how}; or approve them in your own settings (enabledMcpjsonServers, enableAllProjectMcpServers).`;
+      logger.warn({ file: withheldMcp.file, servers: withheldMcp.names }, message);
+      out.push({ type: 'file_warning', file: 'untrusted', message, path: withheldMcp.file });
+    }
+  }
+  const byFile = new Map<string, string[]>();
+  for (const r of config.settings.envRefused) byFile.set(r.file, [...(byFile.get(r.file) ?? []), `${r.name} (${r.why})`]);
+  for (const [file, names] of byFile) {
+    const message = `${file}: env variables not set: ${names.join('; ')}. A repository's settings set only variables that are data; set these in your own settings or environment if you mean them.`;
+    logger.warn({ file, refused: config.settings.envRefused.filter((r) => r.file === file).map((r) => r.name) }, message);
+    out.push({ type: 'file_warning', file: 'env', message, path: file });
+  }
+  return out;
 }

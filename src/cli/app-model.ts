@@ -58,10 +58,9 @@ export function setUpModel(opts: CliOptions, io: AppIO, config: AppConfig, sessi
     flagSettings: opts.settings,
     configDir: claudeConfigRoot(io.env),
     cwd: io.cwd,
+    repositoryTrusted: config.trust.kind === 'trusted',
   });
-  for (const h of helper.ignored) {
-    io.logger.warn({ file: h.where }, 'apiKeyHelper in a project or local settings file is not run: the repository could ship it (set it in the user settings or --settings)');
-  }
+  // An untrusted repository's helper is said once, with its file's other skipped keys (app-config.ts).
   const setup = resolveModelSetup(io.env, helper.use, { cwd: io.cwd, childEnv: childEnvironment(io.env), secrets: secretValues(io.env) });
   const p = setup.provider;
   const profile: RequestProfile = { provider: p.kind, oauth: p.kind === 'firstParty' && p.auth.kind === 'oauth' };

@@ -24,7 +24,7 @@ import { RuleSet } from '../permissions/rules.js';
 import { childEnvironment, secretValues } from '../tools/environment.js';
 import { createRedactor } from '../util/secrets.js';
 import { persistUpdate, settingsPaths, trustStorePath } from './settings.js';
-import { configFrom } from './app-config.js';
+import { configFrom, startupWarnings } from './app-config.js';
 import type { SessionSettings } from '../session/config.js';
 import { Session } from '../session/session.js';
 import { emptyTurnUsage } from '../session/usage.js';
@@ -122,7 +122,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const startMode = config.permissions.startMode;
   const { tools, toolEnv, tracker, toolsReady, loadTools, background, childEnvSource, readOnlySandbox, sandboxSetup, spill } = setUpTools(opts, io, config, { block: config.settings.sandbox, allowRules: rules.byBehavior('allow') }, { model, recordUsage: (m, u) => void session.ledger.record(m, u, emptyTurnUsage()), mainModel: () => settings.model });
   // MCP servers: configured now, connected in the background once `initialize` is answered (src/mcp).
-  const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, configDir: config.configDir });
+  const mcpSetup = setupMcp({ opts, io, env: config.env, tools, rules, tracker, logger, oneShot: () => printMode, client: () => client, disabledProjectServers: config.settings.disabledMcpjsonServers, config, projectApproval: config.settings.projectMcpApproval, configDir: config.configDir });
   const mcp = mcpSetup.hub;
 
   // The process edge (input loop, end at EOF, shutdown): created first, so the frame writer can ask it to stop.
@@ -201,7 +201,7 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
     now: Date.now,
   });
   notices.ready();
-  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, logger, emit: (ev) => void projector.emit(ev) });
+  const { project, ...projectSetup } = setUpProject({ cwd: io.cwd, configDir, sources: opts.settingSources ?? ['user', 'project', 'local'], outputStyle: config.settings.outputStyle, additionalDirectories: () => session.shared.current.additionalDirectories, readAccess: (path, importer) => permissions.readAccess(path, session.shared.current, { allowRules: importer === 'user' }) /* late-bound */, logger, emit: (ev) => void projector.emit(ev) });
   const hookRunner = new HookRunner(createHookCallbackPort(client), childEnvironment(childEnvSource), logger, {
     started: (hookId, hookName, hookEvent) => void projector.emit({ type: 'hook_started', hookId, hookName, hookEvent }),
     response: (hookId, hookName, hookEvent, r) => void projector.emit({ type: 'hook_response', hookId, hookName, hookEvent, ...r }),
@@ -311,9 +311,8 @@ export function startApp(opts: CliOptions, hostIo: AppIO): RunningApp {
   const tasks = createSessionTasks(session, newUuid);
   const cmds = createProject({ opts, io, configDir, tools, toolsReady, warmUp: () => warmUp(), permissions, toolEnv, session, projector, mcp, startedAt, contextSnapshot: () => contextSnapshot(), hookRunner, models: modelNames });
   if (opened.relinked) notices.relinked(opened.relinked);
-  // A skipped settings file is reported to the host too (after the resume repairs, like writes_lost).
-  for (const p of config.settings.problems) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings', message: p.message, path: p.file }));
-  for (const w of config.settings.typeWarnings) queueMicrotask(() => void projector.emit({ type: 'file_warning', file: 'settings_key', message: w.message, path: w.file }));
+  // Skipped settings files and keys, what an untrusted repository carries: after the resume repairs, like writes_lost.
+  for (const ev of startupWarnings(config, mcpSetup.withheld, logger)) queueMicrotask(() => void projector.emit(ev));
 
   let hooksApplied = false;
   const applyInitialize = (req: InitializeRequest): InitializeResponse => {

@@ -55,6 +55,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { name: 'add-dir', kind: 'multi', status: 'yes', help: 'Additional directory tools may use (repeatable)' },
   { name: 'setting-sources', kind: 'multi', status: 'yes', help: 'Which settings files to read: user,project,local' },
   { name: 'settings', kind: 'value', status: 'yes', help: 'Settings JSON or a path to a settings file' },
+  { name: 'trust-workspace', kind: 'boolean', status: 'yes', help: "Trust the working directory's repository for this run: its hooks, MCP servers, helpers and env apply (env AGENTD_TRUST_WORKSPACE=1; `agentd trust` records it)" },
   { name: 'managed-settings', kind: 'value', status: 'yes', help: 'Policy-tier settings (JSON or a path): deny/ask rules and locks no other layer can loosen' },
   // MCP, agents, plugins
   { name: 'mcp-config', kind: 'multi', status: 'yes', help: 'MCP servers: JSON or a file path (repeatable); stdio, http, sse and SDK servers' },

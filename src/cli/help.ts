@@ -39,6 +39,7 @@ export function helpText(): string {
     '(0: an rg on PATH before the one agentd ships). See README.md.',
     'Models: ANTHROPIC_DEFAULT_MODEL, ANTHROPIC_DEFAULT_{OPUS,SONNET,HAIKU,FABLE}_MODEL, ANTHROPIC_SMALL_FAST_MODEL,',
     'CLAUDE_CODE_DISABLE_LEGACY_MODEL_REMAP; settings availableModels, enforceAvailableModels.',
+    'Repository trust: AGENTD_TRUST_WORKSPACE=1 (as --trust-workspace: the repository\'s hooks, MCP servers, helpers and env apply).',
     'Credentials: CLAUDE_CODE_OAUTH_TOKEN, apiKeyHelper (settings; CLAUDE_CODE_API_KEY_HELPER_TTL_MS), CLAUDE_CODE_USE_BEDROCK /',
     '_VERTEX / _FOUNDRY (+ AWS_REGION, CLOUD_ML_REGION, ANTHROPIC_VERTEX_PROJECT_ID, ANTHROPIC_FOUNDRY_RESOURCE, …).',
     'Requests: CLAUDE_CODE_EFFORT_LEVEL (or auto), CLAUDE_CODE_SUBAGENT_EFFORT, MAX_THINKING_TOKENS, CLAUDE_CODE_DISABLE_THINKING,',

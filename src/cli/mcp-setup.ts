@@ -1,6 +1,6 @@
 // The composition root's MCP part: reads the configuration (a bad --mcp-config is a start-up error), builds the
 // hub with the process and environment policies tools get, and turns initialize's MCP fields into servers.
-import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type { InitializeRequest } from '../../protocol/src/index.js';
 import { createMcpMessagePort } from '../control/mcp-port.js';
 import type { ControlClient } from '../control/outbound.js';
@@ -18,7 +18,8 @@ import { AGENTD_VERSION } from '../version.js';
 import type { EnvConfig } from '../config/env.js';
 import type { AppIO } from './app.js';
 import { type CliOptions, StartupError } from './options.js';
-import { globalConfigFile } from './subcommands/global-config.js';
+import type { AppConfig } from '../config/config.js';
+import { howToTrust } from '../config/project-trust.js';
 
 /**
  * MCP_TIMEOUT default: how long the first model request waits for pending servers, and (unless
@@ -35,6 +36,8 @@ export interface McpSetup {
   hub: McpHub;
   /** OAuth for remote servers (mcp_authenticate, mcp_oauth_callback_url, mcp_clear_auth). */
   auth: McpAuth;
+  /** The project's .mcp.json servers nobody approved (listed `disabled`, never started), with the file. */
+  withheld: { file: string; names: string[] } | undefined;
   /** MCP_TIMEOUT: how long the first model request waits for pending servers. */
   timeoutMs: number;
   /** Background work may begin: external servers connect. */
@@ -93,19 +96,32 @@ export function setupMcp(d: {
   oneShot: () => boolean;
   client: () => ControlClient;
   disabledProjectServers: readonly string[];
+  /** The repository's trust and the global config file already read; the user's approvals of .mcp.json servers. */
+  config: Pick<AppConfig, 'trust' | 'globalConfig'>;
+  projectApproval: { readonly all: boolean; readonly names: readonly string[] };
   /** The config directory: OAuth grants live in `<configDir>/agentd/mcp-oauth.json` (0600). */
   configDir: string;
 }): McpSetup {
   let specs: McpServerSpec[];
+  const trust = d.config.trust;
   try {
     specs = resolveMcpServers({
       flags: d.opts.mcpConfig,
       strict: d.opts.strictMcpConfig,
       sources: d.opts.settingSources ?? ['user', 'project', 'local'],
       cwd: d.io.cwd,
-      globalConfigFile: globalConfigFile({ env: d.io.env, home: homedir() }),
+      globalConfigFile: d.config.globalConfig.file,
+      globalConfig: d.config.globalConfig.read,
       env: d.io.env,
       disabledProjectServers: d.disabledProjectServers,
+      projectApproval: {
+        all: trust.kind === 'trusted' || d.projectApproval.all,
+        names: d.projectApproval.names,
+        why: (name) =>
+          trust.kind === 'trusted'
+            ? ''
+            : `Not started: the repository is not trusted, so its servers do not run. To start it, ${howToTrust(trust)}; or approve this server in your own settings (user settings or --settings): "enabledMcpjsonServers": [${JSON.stringify(name)}], or "enableAllProjectMcpServers": true.`,
+      },
     });
   } catch (e) {
     if (e instanceof McpConfigError) throw new StartupError('mcp_config_invalid', e.message);
@@ -138,9 +154,11 @@ export function setupMcp(d: {
     ...(d.env.mcp.oauthCallbackPort !== undefined ? { callbackPort: d.env.mcp.oauthCallbackPort } : {}),
     load: () => import('../mcp/lazy-entry.js'),
   });
+  const withheld = specs.filter((s) => s.kind === 'withheld').map((s) => s.name);
   const setup: McpSetup = {
     hub,
     auth,
+    withheld: withheld.length ? { file: join(d.io.cwd, '.mcp.json'), names: withheld } : undefined,
     timeoutMs,
     start: () => hub.start(),
     attachHost: () => {

@@ -54,6 +54,8 @@ export interface CliOptions {
   settings: string | undefined;
   /** `--managed-settings` (the SDK's `managedSettings`): JSON or a path; the policy tier (src/config). */
   managedSettings: string | undefined;
+  /** `--trust-workspace`: the host trusts the working directory's repository for this run (config/project-trust.ts). */
+  trustWorkspace: boolean;
   /** `--mcp-config` values (JSON or file paths), in order; parsed by src/mcp/config.ts. */
   mcpConfig: string[];
   strictMcpConfig: boolean;
@@ -292,6 +294,7 @@ export function resolveOptions(p: ParsedArgs, rawEnv: Readonly<Record<string, st
     settingSources,
     settings: last(p, 'settings') || undefined,
     managedSettings: last(p, 'managed-settings') || undefined,
+    trustWorkspace: flag(p, 'trust-workspace'),
     mcpConfig: (p.values.get('mcp-config') ?? []).filter((v) => v.trim() !== ''),
     strictMcpConfig: flag(p, 'strict-mcp-config'),
     pluginDirs: [

@@ -28,6 +28,8 @@ export function setUpProject(d: {
   sources: readonly SettingSource[];
   outputStyle: string | undefined;
   additionalDirectories: () => readonly string[];
+  /** The permission engine's decision for a Read of a path, nobody asked: memory-file imports obey it. */
+  readAccess: (path: string, importer: 'user' | 'repository') => Promise<'allow' | 'ask' | 'deny'>;
   logger: Logger;
   emit: (ev: Extract<SessionEvent, { type: 'file_warning' }>) => void;
 }): ProjectSetup {
@@ -43,6 +45,7 @@ export function setUpProject(d: {
     sources: d.sources,
     additionalDirectories: d.additionalDirectories,
     outputStyle: d.outputStyle,
+    readAccess: d.readAccess,
     onProblem: (p) => {
       d.logger.warn({ file: p.file, ...(p.from ? { from: p.from } : {}), problem: p.kind }, p.message);
       if (started) report(p);

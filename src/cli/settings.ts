@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 export { settingsPaths } from '../config/settings-files.js';
 
 import { settingsPaths } from '../config/settings-files.js';
-import { readTrustStore, trustStorePath } from '../config/trust.js';
+import { readTrustStore } from '../config/trust.js';
 
 export { readTrustStore, trustStorePath } from '../config/trust.js';
 
@@ -68,18 +68,19 @@ export interface ApiKeyHelperSetting {
 
 /**
  * The `apiKeyHelper` the settings name: the last of user, project, local, --settings that sets it wins (Claude
- * Code's merge order). A project or local file (a repository can ship one) is honoured only when agentd wrote
- * that exact content for the host (the trust store, as for its allow rules); otherwise the helper is not run and
- * is reported in `ignored`. Kept as one function so the coming single config object can take it over whole.
+ * Code's merge order). A project or local file (a repository can ship one) is honoured only when the repository
+ * is trusted (config/project-trust.ts): a program to run for credentials is code, which agentd writing a file for
+ * the host (its trust store) does not vet. Otherwise the helper is not run and is reported in `ignored`. Kept as
+ * one function so the coming single config object can take it over whole.
  */
 export function apiKeyHelperSetting(opts: {
   sources: ReadonlyArray<'user' | 'project' | 'local'>;
   flagSettings: string | undefined;
   configDir: string;
   cwd: string;
+  repositoryTrusted: boolean;
 }): { use: ApiKeyHelperSetting | undefined; ignored: ApiKeyHelperSetting[] } {
   const paths = settingsPaths(opts.configDir, opts.cwd);
-  const trust = readTrustStore(trustStorePath(opts.configDir));
   const candidates: Array<{ where: string; text: string; repo: boolean }> = [];
   const read = (where: string, repo: boolean): void => {
     try {
@@ -105,7 +106,7 @@ export function apiKeyHelperSetting(opts: {
     }
     const command = typeof v === 'object' && v !== null && 'apiKeyHelper' in v ? v.apiKeyHelper : undefined;
     if (typeof command !== 'string' || !command.trim()) continue;
-    if (c.repo && trust[c.where] !== c.text) ignored.push({ command, where: c.where });
+    if (c.repo && !opts.repositoryTrusted) ignored.push({ command, where: c.where });
     else use = { command, where: c.where };
   }
   return { use, ignored };

@@ -2,8 +2,9 @@
 // the `@file` contents as reminders, the `<command-message>`/`<command-name>`/`<command-args>` markers, then the
 // body with `$ARGUMENTS` and `$0…$N` (0-based, as Claude Code 2.1.330 counts) filled in and each `!`cmd``
 // replaced by its output. Shell lines run through the permission engine (runShell); one refused fails the command.
+// An `@file` is read only when a Read call of it would be, with nobody asked (readAccess: the engine's decision).
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { UserBlock } from '../model/types.js';
 import { readText } from '../project/files.js';
 
@@ -16,8 +17,8 @@ export interface ExpandInput {
   /** For skills: "Base directory for this skill: …" leads the body. */
   baseDir?: string;
   cwd: string;
-  /** Directories `@file` may read from (the working directories). */
-  readableDirs: readonly string[];
+  /** What a Read call of a path would get with nobody asked (deny rules, the working directories): `@file` obeys it. */
+  readAccess: (path: string) => Promise<'allow' | 'ask' | 'deny'>;
   runShell: ShellRun;
   signal: AbortSignal;
 }
@@ -31,7 +32,7 @@ export async function expandCommand(x: ExpandInput): Promise<{ ok: true; content
   body = shell.text;
   const blocks: UserBlock[] = [];
   for (const ref of fileRefs(body)) {
-    const text = readRef(ref, x);
+    const text = await readRef(ref, x);
     if (text !== undefined) blocks.push({ type: 'text', text });
   }
   blocks.push({ type: 'text', text: markers(x.name, x.args) });
@@ -92,7 +93,7 @@ function fileRefs(body: string): string[] {
   return [...out];
 }
 
-function readRef(ref: string, x: ExpandInput): string | undefined {
+async function readRef(ref: string, x: ExpandInput): Promise<string | undefined> {
   const path = isAbsolute(ref) ? ref : resolve(x.cwd, ref);
   let real: string;
   try {
@@ -101,18 +102,8 @@ function readRef(ref: string, x: ExpandInput): string | undefined {
   } catch {
     return undefined;
   }
-  // Only files inside the working directories: a command file cannot pull in ~/.ssh by naming it.
-  const inside = x.readableDirs.some((dir) => {
-    let d = dir;
-    try {
-      d = realpathSync(dir);
-    } catch {
-      // A directory that does not exist contains nothing.
-    }
-    const rel = relative(d, real);
-    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-  });
-  if (!inside) return undefined;
+  // A command file cannot pull in ~/.ssh, or a file a Read deny rule covers, by naming it.
+  if ((await x.readAccess(path)) !== 'allow') return undefined;
   const text = readText(real);
   if (text === undefined || text.includes('\u0000')) return undefined;
   const capped = text.length > MAX_FILE_CHARS ? `${text.slice(0, MAX_FILE_CHARS)}\n[truncated: the file is longer]` : text;

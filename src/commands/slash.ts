@@ -23,7 +23,8 @@ export interface SlashDeps {
   commands(): readonly CustomCommand[];
   skills(): readonly Skill[];
   cwd(): string;
-  readableDirs(): readonly string[];
+  /** What a Read call of a path would get with nobody asked: a command's `@file` obeys it. */
+  readAccess(path: string): Promise<'allow' | 'ask' | 'deny'>;
   runShell: ShellRun;
   /**
    * A command's `model` frontmatter resolved (model/model-allowlist.ts forTask): undefined keeps the session's
@@ -84,7 +85,7 @@ export function routeSlashCommand(input: QueuedInput, d: SlashDeps): QueuedInput
           body: custom ? custom.body : (skillBody(skill as Skill) ?? ''),
           ...(custom ? {} : { baseDir: (skill as Skill).dir }),
           cwd: d.cwd(),
-          readableDirs: d.readableDirs(),
+          readAccess: (path) => d.readAccess(path),
           runShell: d.runShell,
           signal: ctx.signal,
         });

@@ -9,6 +9,8 @@
 //    environment, as Claude Code applies it; a repository's file cannot set agentd's own variables;
 //  - rules and directories: every layer, the flags' (--allowedTools, --disallowedTools, --add-dir) included;
 //  - thinking and effort: request-options.ts (Claude Code's precedence, measured).
+//  - repository trust (project-trust.ts): --trust-workspace, AGENTD_TRUST_WORKSPACE, then the trust records of the
+//    global config file; decided before the settings, whose repository files depend on it.
 // Runtime changes (set_model, set_permission_mode, …) go through the session's methods, never through this object.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -25,6 +27,8 @@ import { type ResolvedSettings, resolveSettings } from './settings-resolve.js';
 import { readTrustStore, trustStorePath } from './trust.js';
 import { type RequestFlags, resolveRequestSettings } from './request-options.js';
 import type { RequestSettings } from '../model/request-defaults.js';
+import { type GlobalConfigRead, globalConfigPath, readGlobalConfig } from './global-config.js';
+import { type ProjectTrust, resolveProjectTrust } from './project-trust.js';
 
 /** The first-party default (`default` with no override): Claude Code 2.1.330's, measured. */
 export const DEFAULT_MODEL = DEFAULT_MODEL_ID;
@@ -45,6 +49,8 @@ export interface FlagInput {
   settings: string | undefined;
   managedSettings: string | undefined;
   request: RequestFlags;
+  /** --trust-workspace: the host trusts the repository for this run (absent: it does not). */
+  trustWorkspace?: boolean;
 }
 
 export interface AppConfig {
@@ -65,6 +71,10 @@ export interface AppConfig {
   };
   /** Thinking, its display, effort and max_tokens as asked for (request-options.ts). */
   readonly request: RequestSettings;
+  /** Whether the repository the session starts in is trusted, and by what (project-trust.ts). */
+  readonly trust: ProjectTrust;
+  /** Claude Code's global config file, read once (the trust records; the MCP servers of the user and local scopes). */
+  readonly globalConfig: { readonly file: string; readonly read: GlobalConfigRead };
   readonly permissions: {
     readonly startMode: PermissionModeName;
     /** Every rule at start: settings layers, then --allowedTools / --disallowedTools. */
@@ -107,6 +117,9 @@ export function resolveConfig(input: ResolveInput): AppConfig {
   const inherited = readEnv(input.env);
   const home = input.home ?? inherited.home ?? homedir();
   const configDir = inherited.configDir ?? join(home, '.claude');
+  const globalFile = globalConfigPath(inherited.configDir, home);
+  const globalRead = readGlobalConfig(globalFile);
+  const trust = resolveProjectTrust({ cwd, home, globalConfigFile: globalFile, globalConfig: globalRead, flag: flags.trustWorkspace === true, env: inherited.trustWorkspace });
   const read = readSettingsLayers({
     sources: flags.settingSources ?? ['user', 'project', 'local'],
     flagSettings: flags.settings,
@@ -116,7 +129,7 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     cwd,
     managedDir: managedSettingsDir(inherited.managedSettingsDir, input.systemManagedDir ?? DEFAULT_MANAGED_SETTINGS_DIR),
   });
-  const settings = resolveSettings({ layers: read.layers, problems: read.problems, trust: input.trust(configDir), warnRule: input.warnRule });
+  const settings = resolveSettings({ layers: read.layers, problems: read.problems, trust: input.trust(configDir), repositoryTrusted: trust.kind === 'trusted', warnRule: input.warnRule });
   const env = readEnv({ ...input.env, ...settings.ownEnv });
   const ignored = [...settings.ignored, ...read.droppedManagedKeys.map((k) => ({ file: '--managed-settings', what: `${k} (not a restrictive setting; Claude Code drops it from managedSettings)` }))];
   if (read.parentPolicyDropped) ignored.push({ file: '--managed-settings', what: 'all of it: an admin managed-settings file exists (parentSettingsBehavior is not "merge")' });
@@ -169,6 +182,8 @@ export function resolveConfig(input: ResolveInput): AppConfig {
     settings,
     model: Object.freeze({ initial, names, ...(refused ? { refused } : {}) }),
     request: resolveRequestSettings(flags.request, env, settings.request),
+    trust: Object.freeze(trust),
+    globalConfig: Object.freeze({ file: globalFile, read: globalRead }),
     permissions: Object.freeze({
       startMode,
       rules: Object.freeze([...settings.rules, ...cliRules]),
@@ -208,6 +223,8 @@ export function loadSettings(o: {
   cwd: string;
   home?: string;
   trust?: Readonly<Record<string, string>>;
+  /** Whether the repository is trusted (default: not). */
+  repositoryTrusted?: boolean;
   warnRule?: (rule: string, file: string) => void;
 }): ResolvedSettings {
   const read = readSettingsLayers({
@@ -219,5 +236,5 @@ export function loadSettings(o: {
     cwd: o.cwd,
     managedDir: o.managedDir ?? DEFAULT_MANAGED_SETTINGS_DIR,
   });
-  return resolveSettings({ layers: read.layers, problems: read.problems, trust: o.trust ?? readTrustStore(trustStorePath(o.configDir)), warnRule: o.warnRule ?? (() => undefined) });
+  return resolveSettings({ layers: read.layers, problems: read.problems, trust: o.trust ?? readTrustStore(trustStorePath(o.configDir)), repositoryTrusted: o.repositoryTrusted ?? false, warnRule: o.warnRule ?? (() => undefined) });
 }

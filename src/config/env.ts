@@ -24,6 +24,8 @@ export interface EnvConfig {
   configDir: string | undefined;
   /** AGENTD_MANAGED_SETTINGS_DIR: the admin policy's directory when /etc/claude-code holds none (config.ts). */
   managedSettingsDir: string | undefined;
+  /** AGENTD_TRUST_WORKSPACE (1, true, yes, on): --trust-workspace's twin for CI (config/project-trust.ts). */
+  trustWorkspace: boolean;
   anthropic: {
     apiKey: string | undefined;
     authToken: string | undefined;
@@ -85,6 +87,7 @@ export function readEnv(env: Env): EnvConfig {
   return {
     configDir: str(env, 'CLAUDE_CONFIG_DIR'),
     managedSettingsDir: str(env, 'AGENTD_MANAGED_SETTINGS_DIR'),
+    trustWorkspace: truthy(env, 'AGENTD_TRUST_WORKSPACE'),
     anthropic: {
       apiKey: str(env, 'ANTHROPIC_API_KEY'),
       authToken: str(env, 'ANTHROPIC_AUTH_TOKEN'),

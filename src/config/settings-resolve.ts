@@ -5,16 +5,22 @@
 // allowManagedHooksOnly, disableAllHooks, disableBypassPermissionsMode…) are applied here, and the security keys
 // agentd cannot honour are refused.
 //
-// Trust: the project and local files belong to the repository (a clone brings them; the model could write them),
-// so they grant nothing the host never saw. From them, unless agentd itself wrote that exact content for the host
-// (a permission update persisted to projectSettings/localSettings, its content recorded in the config directory):
-//  - project: no allow rules and no additionalDirectories (as Claude Code 2.1.330, measured);
-//  - local: no allow rules for Bash, Write, Edit, MultiEdit, NotebookEdit and no additionalDirectories;
-//  - both: defaultMode acceptEdits and bypassPermissions are ignored;
-//  - both: their command hooks run (as in Claude Code) but cannot allow a call or add permissions;
-//  - both: `env` reaches tools, hooks and MCP servers, but not variables that change which code runs (PATH,
-//    LD_PRELOAD, BASH_ENV, NODE_OPTIONS, GIT_*…) nor agentd's own configuration (ANTHROPIC_*, CLAUDE_*, AGENTD_*).
-// Deny and ask rules, and the other modes, only restrict and are always honoured.
+// Trust: the project and local files belong to the repository (a clone brings them; the model could write them).
+//  - Until the repository is trusted (project-trust.ts), nothing in them runs code or redirects it: their hooks,
+//    `env`, apiKeyHelper and the other helpers (awsAuthRefresh, awsCredentialExport, gcpAuthRefresh,
+//    otelHeadersHelper, statusLine, fileSuggestion), plugins and marketplaces are skipped, each file's list said
+//    once (`untrusted`). Trusted, they apply, but their `env` only sets data (repo-env.ts; the others are
+//    `envRefused`).
+//  - Grants (allow rules, additionalDirectories, defaultMode acceptEdits/bypassPermissions) apply from a trusted
+//    repository, or from a file whose exact content agentd wrote for the host (a permission update persisted to
+//    projectSettings/localSettings, recorded in the config directory: the finer-grained trust store). Otherwise:
+//    project: no allow rules and no additionalDirectories (as Claude Code 2.1.330 untrusted, measured); local: no
+//    allow rules for Bash, Write, Edit, MultiEdit, NotebookEdit and no additionalDirectories; both: defaultMode
+//    acceptEdits and bypassPermissions are ignored (`ignored`).
+//  - Approvals of the project's .mcp.json servers (enableAllProjectMcpServers, enabledMcpjsonServers) count from the
+//    user's own layers only (user file, --settings, policy): a repository cannot approve its own servers.
+// Deny and ask rules, disableAllHooks, disabledMcpjsonServers and the other modes only restrict and are always
+// honoured.
 import { type SandboxLayer, mergeSandboxBlocks } from '../tools/sandbox/settings.js';
 import { type PermissionModeName, normalizeMode } from '../permissions/modes.js';
 import { type PermissionRule, type RuleSource, formatRule, rulesFrom } from '../permissions/rules.js';
@@ -23,6 +29,7 @@ import { StartupError } from './errors.js';
 import type { LayerSource, SettingsLayer, SettingsProblem } from './settings-files.js';
 import { IMPLEMENTED_KEYS, IMPLEMENTED_PERMISSION_KEYS, REFUSED_SETTINGS, valueAt } from './settings-schema.js';
 import { type RequestSettingsFromFiles, requestSettingsFrom } from './settings-effort.js';
+import { repoEnvRefusal } from './repo-env.js';
 
 export interface SettingsCommandHook {
   event: string;
@@ -32,7 +39,7 @@ export interface SettingsCommandHook {
   /** What the hook's failure does (hooks/runner.ts OnFailure); unset: agentd's default. */
   onFailure?: 'continue' | 'block';
   source: RuleSource;
-  /** False for hooks from an untrusted project/local file: their answers cannot allow or add permissions. */
+  /** False for hooks whose file may not grant (settings trust): their answers cannot allow or add permissions. */
   grants: boolean;
 }
 
@@ -43,6 +50,8 @@ export interface ResolvedSettings {
   commandHooks: readonly SettingsCommandHook[];
   /** `.mcp.json` servers a settings file turned off (`disabledMcpjsonServers`): never started. */
   disabledMcpjsonServers: readonly string[];
+  /** The user's own approval of the project's .mcp.json servers (user file, --settings, policy). */
+  projectMcpApproval: { readonly all: boolean; readonly names: readonly string[] };
   /** Variables every tool, hook and MCP stdio server gets (settings `env`, merged). */
   childEnv: Readonly<Record<string, string>>;
   /** The subset that may also configure agentd itself (from user, --settings and policy layers only). */
@@ -64,6 +73,10 @@ export interface ResolvedSettings {
   sandbox: unknown;
   /** What was not honoured from untrusted project/local files (or locked out by policy), for the log and tests. */
   ignored: ReadonlyArray<{ file: string; what: string }>;
+  /** What a repository's file carries that runs or redirects code, skipped because the repository is not trusted. */
+  untrusted: ReadonlyArray<{ file: string; skipped: readonly string[] }>;
+  /** Variables a trusted repository's `env` may not set (repo-env.ts), with why. */
+  envRefused: ReadonlyArray<{ file: string; name: string; why: string }>;
   /** Keys agentd does not implement, once per file. */
   unsupported: ReadonlyArray<{ file: string; key: string }>;
   /** availableModels / enforceAvailableModels / availableModelsMatch, merged (model/model-allowlist.ts). */
@@ -76,19 +89,22 @@ export interface ResolvedSettings {
 /** Allow rules that grant shell or write access. */
 const GRANTING_TOOLS = new Set(['Bash', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-/** Variables a repository's settings file may not set: they change which code a command runs, or agentd itself. */
-export function envNameRefusedFromRepo(name: string): boolean {
-  return (
-    /^(PATH|IFS|ENV|BASH_ENV|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|HOME|SHELL|TMPDIR)$/.test(name) ||
-    /^(LD_|DYLD_|GIT_|PYTHON|ANTHROPIC_|CLAUDE|AGENTD|AWS_|GOOGLE_|HTTPS?_PROXY|NO_PROXY|NODE_EXTRA_CA)/i.test(name)
-  );
-}
+/** Keys of a repository's file that run or redirect code and that agentd does not implement: said as skipped. */
+const UNTRUSTED_CODE_KEYS = ['awsAuthRefresh', 'awsCredentialExport', 'gcpAuthRefresh', 'otelHeadersHelper', 'statusLine', 'fileSuggestion', 'enabledPlugins', 'extraKnownMarketplaces'] as const;
 
 const SANDBOX_SOURCE: Record<LayerSource, SandboxLayer['source']> = { userSettings: 'user', projectSettings: 'project', localSettings: 'project', flagSettings: 'flag', policySettings: 'policy' };
 
 const LAYER_ORDER: Record<LayerSource, number> = { userSettings: 0, projectSettings: 1, localSettings: 2, flagSettings: 3, policySettings: 4 };
 
-export function resolveSettings(input: { layers: readonly SettingsLayer[]; problems: readonly SettingsProblem[]; trust: Readonly<Record<string, string>>; warnRule: (rule: string, file: string) => void }): ResolvedSettings {
+export function resolveSettings(input: {
+  layers: readonly SettingsLayer[];
+  problems: readonly SettingsProblem[];
+  /** The trust store: files agentd wrote for the host, by path, with the content it wrote (config/trust.ts). */
+  trust: Readonly<Record<string, string>>;
+  /** Whether the repository is trusted (config/project-trust.ts). */
+  repositoryTrusted: boolean;
+  warnRule: (rule: string, file: string) => void;
+}): ResolvedSettings {
   const layers = [...input.layers].sort((a, b) => LAYER_ORDER[a.source] - LAYER_ORDER[b.source]);
   const policy = layers.filter((l) => l.source === 'policySettings');
   const policyOn = (k: 'allowManagedPermissionRulesOnly' | 'allowManagedHooksOnly' | 'disableAllHooks'): boolean => policy.some((l) => l.data[k] === true);
@@ -113,6 +129,9 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
   const additionalDirectories: string[] = [];
   const commandHooks: SettingsCommandHook[] = [];
   const disabledMcpjsonServers: string[] = [];
+  const approvedMcp = { all: false, names: [] as string[] };
+  const untrusted: Array<{ file: string; skipped: string[] }> = [];
+  const envRefused: Array<{ file: string; name: string; why: string }> = [];
   const childEnv: Record<string, string> = {};
   const ownEnv: Record<string, string> = {};
   const disabledModes = new Map<PermissionModeName, string>();
@@ -132,10 +151,15 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
   for (const l of layers) {
     const s = l.data;
     const repoFile = l.source === 'projectSettings' || l.source === 'localSettings';
-    const trusted = !repoFile || input.trust[l.file] === l.text;
+    // Grants: from the user's layers, a trusted repository, or a file agentd wrote for the host.
+    const trusted = !repoFile || input.repositoryTrusted || input.trust[l.file] === l.text;
+    // Code: from the user's layers, or a trusted repository (agentd writing a file vets only what it wrote).
+    const runsCode = !repoFile || input.repositoryTrusted;
     const isPolicy = l.source === 'policySettings';
     const ignore = (what: string): void => void ignored.push({ file: l.file, what });
-    for (const k of Object.keys(l.raw)) if (!IMPLEMENTED_KEYS.has(k) && !REFUSED_SETTINGS.some((r) => r.path[0] === k)) unsupported.push({ file: l.file, key: k });
+    const skipped: string[] = [];
+    if (!runsCode) for (const k of UNTRUSTED_CODE_KEYS) if (l.raw[k] !== undefined) skipped.push(k);
+    for (const k of Object.keys(l.raw)) if (!IMPLEMENTED_KEYS.has(k) && !REFUSED_SETTINGS.some((r) => r.path[0] === k) && !skipped.includes(k)) unsupported.push({ file: l.file, key: k });
     const p = s.permissions;
     if (p) {
       for (const k of Object.keys(p)) if (!IMPLEMENTED_PERMISSION_KEYS.has(k) && !REFUSED_SETTINGS.some((r) => r.path[1] === k)) unsupported.push({ file: l.file, key: `permissions.${k}` });
@@ -163,23 +187,41 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     }
     if (s.disableAutoMode === 'disable' && !disabledModes.has('auto')) disabledModes.set('auto', l.file);
     disabledMcpjsonServers.push(...(s.disabledMcpjsonServers ?? []));
+    if (!repoFile) {
+      if (s.enableAllProjectMcpServers === true) approvedMcp.all = true;
+      approvedMcp.names.push(...(s.enabledMcpjsonServers ?? []));
+    }
 
+    const skippedEnv: string[] = [];
     for (const [k, v] of Object.entries(s.env ?? {})) {
       if (v === undefined || v === null) continue;
       // Claude Code stringifies numbers and booleans in `env`; an object or array there is kept as JSON.
       const value = typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? `${v}` : JSON.stringify(v);
-      if (!trusted && envNameRefusedFromRepo(k)) {
-        ignore(`env ${k}`);
-        continue;
+      if (repoFile) {
+        if (!runsCode) {
+          skippedEnv.push(k);
+          continue;
+        }
+        const why = repoEnvRefusal(k);
+        if (why !== undefined) {
+          envRefused.push({ file: l.file, name: k, why });
+          continue;
+        }
       }
       childEnv[k] = value;
       if (!repoFile) ownEnv[k] = value;
     }
+    if (skippedEnv.length) skipped.push(`env (${skippedEnv.join(', ')})`);
 
     const hooksOff = isPolicy ? policyNoHooks : policyNoHooks || userNoHooks || managedHooksOnly;
+    let untrustedHooks = 0;
     for (const [event, entries] of Object.entries(s.hooks ?? {})) {
       for (const e of entries) {
         for (const h of e.hooks) {
+          if (!runsCode && !hooksOff) {
+            untrustedHooks++;
+            continue;
+          }
           if (hooksOff) {
             ignore(`hook ${event} ${h.command ?? ''} (${managedHooksOnly && !isPolicy ? 'allowManagedHooksOnly' : 'disableAllHooks'})`);
             continue;
@@ -192,13 +234,14 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
         }
       }
     }
+    if (untrustedHooks) skipped.unshift(`hooks (${untrustedHooks})`);
     // Single values: the highest layer wins (layers are in ascending order).
     if (s.model !== undefined) model = s.model;
     if (s.outputStyle !== undefined) outputStyle = s.outputStyle;
     if (s.apiKeyHelper !== undefined) {
       // A repository's file naming a program to run for credentials is code execution the host never saw.
-      if (trusted) apiKeyHelper = { command: s.apiKeyHelper, file: l.file };
-      else ignore('apiKeyHelper');
+      if (runsCode) apiKeyHelper = { command: s.apiKeyHelper, file: l.file };
+      else skipped.push('apiKeyHelper');
     }
     if (s.includeCoAuthoredBy !== undefined) includeCoAuthoredBy = s.includeCoAuthoredBy;
     if (s.cleanupPeriodDays !== undefined) {
@@ -206,6 +249,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
       else input.warnRule(`cleanupPeriodDays ${s.cleanupPeriodDays} (must be a positive integer)`, l.file);
     }
     if (l.raw['sandbox'] !== undefined) sandboxLayers.push({ block: l.raw['sandbox'], source: SANDBOX_SOURCE[l.source], trusted, file: l.file });
+    if (skipped.length) untrusted.push({ file: l.file, skipped });
   }
   // Lists combined across layers; a repository's file can only tighten; the managed locks bind the layers below
   // (tools/sandbox/settings.ts, managed.ts).
@@ -225,6 +269,7 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     additionalDirectories: Object.freeze(additionalDirectories),
     commandHooks: Object.freeze(commandHooks),
     disabledMcpjsonServers: Object.freeze(disabledMcpjsonServers),
+    projectMcpApproval: Object.freeze({ all: approvedMcp.all, names: Object.freeze(approvedMcp.names) }),
     childEnv: Object.freeze(childEnv),
     ownEnv: Object.freeze(ownEnv),
     model,
@@ -238,6 +283,8 @@ export function resolveSettings(input: { layers: readonly SettingsLayer[]; probl
     sandbox: sandbox.merged,
     request,
     ignored: Object.freeze(ignored),
+    untrusted: Object.freeze(untrusted),
+    envRefused: Object.freeze(envRefused),
     unsupported: Object.freeze(unsupported),
     modelPolicy: models.policy,
     typeWarnings: Object.freeze(models.warnings),

@@ -38,6 +38,8 @@ export const SettingsFile = z.lazy(() => z.looseObject({
   outputStyle: z.optional(z.string()),
   apiKeyHelper: z.optional(z.string()),
   disabledMcpjsonServers: z.optional(z.array(z.string())),
+  enabledMcpjsonServers: z.optional(z.array(z.string())),
+  enableAllProjectMcpServers: z.optional(z.boolean()),
   parentSettingsBehavior: z.optional(z.string()),
   // Request defaults (settings-effort.ts checks the values: a bad one is a warning, never a skipped file).
   effortLevel: z.optional(z.unknown()),
@@ -64,6 +66,9 @@ export const IMPLEMENTED_KEYS: ReadonlySet<string> = new Set([
   'outputStyle',
   'apiKeyHelper',
   'disabledMcpjsonServers',
+  // Approvals of the project's .mcp.json servers: read from the user's own layers only (settings-resolve.ts).
+  'enabledMcpjsonServers',
+  'enableAllProjectMcpServers',
   'parentSettingsBehavior',
   'effortLevel',
   'maxEffortLevel',

@@ -4,6 +4,7 @@
 // `needs-auth` with the reason (fails closed: no token, no connection). The flow code and the MCP SDK load lazily.
 import type { RemoteServerConfig } from './config.js';
 import type { McpHub } from './hub.js';
+import { notApproved } from './specs.js';
 import type { Logger } from '../log/logger.js';
 import type { OAuthFlow, OAuthStart, OAuthStartOptions } from './oauth-flow.js';
 import type { RevokeOptions, RevokeOutcome } from './oauth-revoke.js';
@@ -54,8 +55,9 @@ export class McpAuth {
   private remote(name: string, verb: string): { name: string; config: RemoteServerConfig } {
     const spec = this.d.hub.specOf(name);
     if (!spec) throw new McpAuthError(`Server not found: ${name}`, 'invalid_request');
+    if (spec.kind === 'withheld') throw new McpAuthError(notApproved(name, spec.reason), 'invalid_request');
     if (spec.kind !== 'remote') {
-      const type = spec.kind === 'invalid' ? 'invalid' : spec.kind;
+      const type = spec.kind;
       throw new McpAuthError(verb === 'clear' ? `Cannot clear auth for server type "${type}"` : `Server type "${type}" does not support OAuth authentication`, 'invalid_request');
     }
     return { name, config: spec.config };

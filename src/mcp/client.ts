@@ -135,7 +135,7 @@ function clientIdOf(config: Readonly<Record<string, unknown>>): { clientId?: str
   return id ? { clientId: id } : {};
 }
 
-type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' }>;
+type ConnectableSpec = Exclude<McpServerSpec, { kind: 'invalid' | 'withheld' }>;
 
 function transportFor(spec: ConnectableSpec, d: ConnectDeps): Transport {
   switch (spec.kind) {

@@ -1,6 +1,13 @@
 // MCP server configuration: where it comes from (--mcp-config, .mcp.json, Claude Code's ~/.claude.json), what a
 // server entry may be, and `${VAR}` / `${VAR:-default}` expansion. Pure parsing: nothing here connects.
 //
+// A repository's servers (.mcp.json) are data until approved: the repository is trusted, or the user's own settings
+// approve them (enableAllProjectMcpServers, enabledMcpjsonServers: exact names, as Claude Code 2.1.330 matches them).
+// Until then a server is `withheld`: listed, never started, its config not even expanded. Expansion never yields
+// agentd's own credentials (ANTHROPIC_API_KEY, …, in any server's config: Claude Code 2.1.330 expands them to
+// nothing in every scope, measured), nor, for a project server, the cloud credentials tools get (AWS_*, …): such a
+// variable expands to its default, else to nothing.
+//
 // Bad input, decided after driving Claude Code 2.1.330 (README "Decisions"): an --mcp-config value that is neither
 // JSON nor a readable file is a start-up error naming it (Claude Code: "Invalid MCP configuration"); one server
 // entry that is not a valid config (unknown `type`, no `command`, …) makes only that server `failed` with the
@@ -8,6 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod/mini';
+import type { GlobalConfigRead } from '../config/global-config.js';
+import { CLOUD_CREDENTIAL_NAMES, SECRET_ENV_NAMES, extraSecretNames } from '../util/secrets.js';
 
 // Per-tool permission policies (`tools: [{name, permission_policy?, org_max_permission?}]`) are read leniently, as
 // the SDK documents: an entry without a string name is dropped, a value that is not a list is absent
@@ -82,7 +91,9 @@ export type McpServerSpec =
   | { kind: 'remote'; name: string; source: McpSource; config: RemoteServerConfig; missingEnv?: string[] }
   | { kind: 'sdk'; name: string; source: 'sdk'; config: SdkServerConfig }
   /** An entry that is not a valid server config: reported as `failed` with this reason, never connected. */
-  | { kind: 'invalid'; name: string; source: McpSource; reason: string; config: unknown };
+  | { kind: 'invalid'; name: string; source: McpSource; reason: string; config: unknown }
+  /** A repository's server nobody approved: reported as `disabled` with this reason, never connected. */
+  | { kind: 'withheld'; name: string; source: McpSource; reason: string; config: unknown };
 
 export class McpConfigError extends Error {
   constructor(message: string) {
@@ -93,9 +104,13 @@ export class McpConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** `${VAR}` and `${VAR:-default}` as Claude Code expands them; an unset variable without a default stays as written. */
-export function expandEnv(text: string, env: Env, missing?: Set<string>): string {
+/**
+ * `${VAR}` and `${VAR:-default}` as Claude Code expands them; an unset variable without a default stays as written.
+ * A `withheld` variable (a credential) is never read: it expands to its default, else to nothing.
+ */
+export function expandEnv(text: string, env: Env, missing?: Set<string>, withheld?: ReadonlySet<string>): string {
   return text.replace(/\$\{([^}:]+)(?::-([^}]*))?\}/g, (whole, name: string, def: string | undefined) => {
+    if (withheld?.has(name)) return def ?? '';
     const v = env[name];
     if (v !== undefined) return v;
     if (def !== undefined) return def;
@@ -104,13 +119,18 @@ export function expandEnv(text: string, env: Env, missing?: Set<string>): string
   });
 }
 
-function expandAll(value: unknown, env: Env, missing: Set<string>): unknown {
-  if (typeof value === 'string') return expandEnv(value, env, missing);
-  if (Array.isArray(value)) return value.map((v) => expandAll(v, env, missing));
+function expandAll(value: unknown, env: Env, missing: Set<string>, withheld: ReadonlySet<string>): unknown {
+  if (typeof value === 'string') return expandEnv(value, env, missing, withheld);
+  if (Array.isArray(value)) return value.map((v) => expandAll(v, env, missing, withheld));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandAll(v, env, missing)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, expandAll(v, env, missing, withheld)]));
   }
   return value;
+}
+
+/** The variables a server's config may not expand: agentd's credentials, and for a project server the cloud ones. */
+export function credentialNames(source: McpSource, env: Env): ReadonlySet<string> {
+  return new Set<string>([...SECRET_ENV_NAMES, ...extraSecretNames(env), ...(source === 'project' ? CLOUD_CREDENTIAL_NAMES : [])]);
 }
 
 function issues(e: z.core.$ZodError): string {
@@ -126,7 +146,7 @@ export function parseServerEntry(name: string, raw: unknown, source: McpSource, 
     return r.success ? { kind: 'sdk', name, source: 'sdk', config: r.data } : { kind: 'invalid', name, source, reason: issues(r.error), config: raw };
   }
   const missing = new Set<string>();
-  const expanded = expandAll(raw, env, missing);
+  const expanded = expandAll(raw, env, missing, credentialNames(source, env));
   const schema = type === undefined || type === 'stdio' ? StdioServerConfig : type === 'http' || type === 'sse' ? RemoteServerConfig : undefined;
   if (!schema) return { kind: 'invalid', name, source, reason: `unknown server type ${JSON.stringify(type)} (agentd knows stdio, http, sse and sdk)`, config: raw };
   const r = schema.safeParse(expanded);
@@ -175,6 +195,15 @@ export function parseMcpConfigFlag(value: string, opts: { cwd: string; env: Env 
   return Object.entries(serversObject(doc, where)).map(([name, raw]) => parseServerEntry(name, raw, 'dynamic', opts.env));
 }
 
+/** The global config file's JSON (read now unless the caller read it), undefined when there is none. */
+function globalDoc(i: McpConfigInputs): unknown {
+  const g = i.globalConfig;
+  if (g === undefined) return readJson(i.globalConfigFile);
+  if (g.kind === 'missing') return undefined;
+  if (g.kind === 'ok') return g.value;
+  throw new McpConfigError(g.why === 'json' ? `Invalid MCP configuration: ${i.globalConfigFile} is not valid JSON (${g.message}).` : `Cannot read MCP configuration ${i.globalConfigFile}: ${g.message}`);
+}
+
 function readJson(path: string): unknown {
   let text: string;
   try {
@@ -205,6 +234,14 @@ export interface McpConfigInputs {
   /** `disabledMcpjsonServers` from the settings files: `.mcp.json` servers that are not started at all. */
   disabledProjectServers?: readonly string[];
   /**
+   * Which `.mcp.json` servers may start: all when the repository is trusted or the user's settings say
+   * enableAllProjectMcpServers, else those enabledMcpjsonServers names; the others are withheld with `why`.
+   * Absent: all (callers that do not judge, such as tests of parsing).
+   */
+  projectApproval?: { all: boolean; names: readonly string[]; why: (name: string) => string };
+  /** The global config file already read (config/global-config.ts), so it is not read twice. */
+  globalConfig?: GlobalConfigRead;
+  /**
    * Servers other parts contribute (plugins' `.mcp.json`): raw entries parsed as any other, after every
    * configured scope (a configured server of the same name wins); left out under --strict-mcp-config.
    */
@@ -222,7 +259,7 @@ export function resolveMcpServers(i: McpConfigInputs): McpServerSpec[] {
   };
   for (const f of [...i.flags].reverse()) put(parseMcpConfigFlag(f, i));
   if (!i.strict) {
-    const global = i.sources.includes('user') || i.sources.includes('local') ? readJson(i.globalConfigFile) : undefined;
+    const global = i.sources.includes('user') || i.sources.includes('local') ? globalDoc(i) : undefined;
     const g = typeof global === 'object' && global !== null ? (global as Record<string, unknown>) : {};
     if (i.sources.includes('local')) {
       const projects = g['projects'];
@@ -235,8 +272,16 @@ export function resolveMcpServers(i: McpConfigInputs): McpServerSpec[] {
       const file = join(i.cwd, '.mcp.json');
       const doc = readJson(file);
       const disabled = new Set(i.disabledProjectServers ?? []);
+      const a = i.projectApproval;
+      const approved = (n: string): boolean => a === undefined || a.all || a.names.includes(n);
       // As Claude Code: a disabled project server is left out entirely (not listed).
-      if (doc !== undefined) put(Object.entries(serversObject(doc, file)).filter(([n]) => !disabled.has(n)).map(([n, r]) => parseServerEntry(n, r, 'project', i.env)));
+      if (doc !== undefined) {
+        put(
+          Object.entries(serversObject(doc, file))
+            .filter(([n]) => !disabled.has(n))
+            .map(([n, r]): McpServerSpec => (approved(n) ? parseServerEntry(n, r, 'project', i.env) : { kind: 'withheld', name: n, source: 'project', reason: a?.why(n) ?? '', config: r })),
+        );
+      }
     }
     if (i.sources.includes('user') && global !== undefined) {
       put(Object.entries(serversObject(global, i.globalConfigFile)).map(([n, r]) => parseServerEntry(n, r, 'user', i.env)));

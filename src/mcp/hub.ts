@@ -9,7 +9,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { type McpServerSpec, type McpSource, type McpToolPolicy, toolPolicies } from './config.js';
 import type { ConnectDeps, ConnectedServer, ResourceAccess, ToolSummary } from './client.js';
 import { mcpToolName } from '../util/mcp-names.js';
-import { publicConfig, sameConnection, withPolicies } from './specs.js';
+import { notApproved, publicConfig, sameConnection, withPolicies } from './specs.js';
 import type { McpMessagePort } from './port.js';
 
 export type McpServerState = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled';
@@ -70,7 +70,7 @@ interface Entry {
 }
 
 export interface McpRuntime {
-  connectServer(spec: Exclude<McpServerSpec, { kind: 'invalid' }>, d: ConnectDeps): Promise<ConnectedServer>;
+  connectServer(spec: Exclude<McpServerSpec, { kind: 'invalid' | 'withheld' }>, d: ConnectDeps): Promise<ConnectedServer>;
   resourceTools(servers: { withResources(): Map<string, ResourceAccess> }, maxOutputChars: number): AnyTool[];
 }
 
@@ -106,6 +106,7 @@ export class McpHub {
       const e: Entry = { spec, state: 'pending', toolNames: [], done: Promise.resolve(), early: [], launched: false, generation: 0, managed: false, redials: 0, connectedAt: 0 };
       this.entries.set(spec.name, e);
       if (spec.kind === 'invalid') this.fail(e, spec.reason);
+      else if (spec.kind === 'withheld') Object.assign(e, { state: 'disabled', error: spec.reason }); // listed with why, never started
       else if (spec.kind === 'sdk' && this.hostless) this.fail(e, this.hostless);
     }
     this.launch();
@@ -179,7 +180,7 @@ export class McpHub {
    */
   toolPolicy(server: string, toolName: string): McpToolPolicy | undefined {
     const spec = this.entries.get(server)?.spec;
-    if (!spec || spec.kind === 'invalid') return undefined;
+    if (!spec || spec.kind === 'invalid' || spec.kind === 'withheld') return undefined;
     let byTool = this.policies.get(spec);
     if (!byTool) {
       byTool = new Map([...toolPolicies(spec.config.tools, spec.kind)].map(([raw, p]) => [mcpToolName(spec.name, raw), p]));
@@ -228,7 +229,7 @@ export class McpHub {
     const e = this.entries.get(name);
     if (!e) throw new Error(`No MCP server named "${name}".`);
     await this.disconnect(e);
-    if (e.spec.kind === 'invalid') return e.error;
+    if (e.spec.kind === 'invalid' || e.spec.kind === 'withheld') return e.spec.kind === 'withheld' ? notApproved(name, e.spec.reason) : e.error;
     e.state = 'pending';
     delete e.error;
     e.launched = false;
@@ -245,7 +246,7 @@ export class McpHub {
     if (enabled) return e.state === 'disabled' || e.state === 'failed' || e.state === 'needs-auth' ? this.reconnect(name) : undefined;
     await this.disconnect(e);
     e.state = 'disabled';
-    delete e.error;
+    if (e.spec.kind !== 'withheld') delete e.error; // a withheld server keeps why it is off
     return undefined;
   }
 
@@ -341,7 +342,7 @@ export class McpHub {
 
   private async connect(e: Entry): Promise<void> {
     const spec = e.spec;
-    if (spec.kind === 'invalid') return;
+    if (spec.kind === 'invalid' || spec.kind === 'withheld') return;
     const gen = ++e.generation;
     const current = (): boolean => e.generation === gen && !this.closed;
     try {

@@ -9,9 +9,11 @@ import { type Decision, type DecisionInput, type Suggestion, decide, denialOf } 
 import type { CommandAnalyzer } from './match.js';
 import type { PermissionModeName } from './modes.js';
 import { resolveToolPath } from './paths.js';
-import type { RuleSet } from './rules.js';
+import { RuleSet } from './rules.js';
 import { parseRewrite } from '../tools/rewrite-input.js';
 import type { ReadOnlySandbox } from '../tools/sandbox/types.js';
+import type { SharedToolContext } from '../tools/tool.js';
+import { READ_PROBE } from '../tools/read-probe.js';
 import { type PermissionUpdateValue, type UpdateTarget, applyUpdates } from './updates.js';
 
 export interface PromptRequest {
@@ -76,8 +78,18 @@ export interface PermissionLayerDeps {
   hooksDirs?: readonly string[];
 }
 
+/** What a Read of one path would get, with nobody asked (permissions/layer.ts readAccess). */
+export type ReadAccess = 'allow' | 'ask' | 'deny';
+
 export interface PermissionLayer extends PermissionGate {
   readonly rules: RuleSet;
+  /**
+   * The decision a Read call of `path` gets in the default mode, with no hook and nobody asked: deny and ask rules,
+   * the working directories (both as written and resolved), the safety checks — the engine's, unchanged — and the
+   * allow rules when `allowRules` (a repository's file asking is not the model asking: a host's `Read` allow rule
+   * does not widen what it may pull in). For files agentd reads on the model's behalf (`@imports`).
+   */
+  readAccess(path: string, shared: SharedToolContext, o: { allowRules: boolean }): Promise<ReadAccess>;
 }
 
 function allowVerdict(d: Extract<Decision, { behavior: 'allow' }>): PermissionVerdict {
@@ -219,7 +231,33 @@ export function createPermissionLayer(deps: PermissionLayerDeps): PermissionLaye
     };
   };
 
-  return { check, rules: deps.rules };
+  const readAccess = async (path: string, shared: SharedToolContext, o: { allowRules: boolean }): Promise<ReadAccess> => {
+    let rules = deps.rules;
+    if (!o.allowRules) {
+      rules = new RuleSet();
+      rules.add(deps.rules.all().filter((r) => r.behavior !== 'allow'));
+    }
+    try {
+      const d = await decide({
+        tool: READ_PROBE,
+        input: { file_path: path },
+        hook: undefined,
+        shared,
+        mode: 'default',
+        rules,
+        analyzer: deps.analyzer,
+        ...(deps.projectDir !== undefined ? { projectDir: deps.projectDir } : {}),
+        ...(deps.trustedGitDir !== undefined ? { trustedGitDir: deps.trustedGitDir } : {}),
+        ...(deps.hooksDirs !== undefined ? { hooksDirs: deps.hooksDirs } : {}),
+      });
+      return d.behavior;
+    } catch (err) {
+      deps.logger.error({ err, path }, 'read permission check failed; not reading');
+      return 'deny';
+    }
+  };
+
+  return { check, rules: deps.rules, readAccess };
 }
 
 /** Host prompt and PermissionRequest hooks run together; the first decision wins and the other is cancelled. */

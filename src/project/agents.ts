@@ -2,11 +2,10 @@
 // initialize.agents (a later source overrides an earlier one, as in Claude Code). Consumed by the Agent tool
 // (src/agents); listed in the initialize response. Bad input never stops the session: a file with broken
 // frontmatter or without name/description is skipped, an unknown tool name is dropped, each with a warning.
-import { join } from 'node:path';
 import { BUILTIN_AGENTS } from '../agents/builtin.js';
 import type { AgentDefinition, AgentSource } from '../agents/types.js';
 import { type FrontmatterValue, parseFrontmatter, stringList, stringValue } from './frontmatter.js';
-import { type ProjectWarning, type ScanRoot, markdownFiles, readText } from './files.js';
+import { type Confinement, type ProjectWarning, type ScanRoot, confinedMarkdownFiles, readText } from './files.js';
 
 export interface AgentLoadInput {
   /** `.claude` folders (project, user) and plugin folders, already gated by settingSources. */
@@ -17,6 +16,8 @@ export interface AgentLoadInput {
   sdkAgents: Readonly<Record<string, unknown>> | undefined;
   /** Whether a tool name exists (built-in names; `mcp__…` names are accepted as they connect later). */
   isKnownTool: (name: string) => boolean;
+  /** Where a project's agent files may lead (files.ts); absent: not checked. */
+  confine?: Confinement;
 }
 
 /** The built-in agents every session has (src/agents/builtin.ts: agentd's own prompt, not Claude Code's). */
@@ -30,7 +31,7 @@ export function loadAgentDefinitions(input: AgentLoadInput, warnings: ProjectWar
   // Plugins first, then user, then project: the roots list is in any order, the source decides precedence.
   const order: Record<ScanRoot['source'], number> = { plugin: 0, user: 1, project: 2 };
   for (const root of [...input.roots].sort((a, b) => order[a.source] - order[b.source])) {
-    for (const { file, segments } of markdownFiles(join(root.dir, 'agents'))) {
+    for (const { file, segments } of confinedMarkdownFiles(root, 'agents', input.confine, warnings, 'agent')) {
       const def = fromFile(file, segments, root, input.isKnownTool, warnings);
       if (def) byName.set(def.name, def);
     }

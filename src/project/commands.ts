@@ -1,9 +1,8 @@
 // Custom slash commands: `.claude/commands/**/*.md` (project, user) and a plugin's `commands/`. A subfolder
 // namespaces a command as Claude Code does (`sub/deep.md` is `/sub:deep`); a plugin's commands are
 // `plugin:name`. Frontmatter: description, argument-hint, allowed-tools, model, disable-model-invocation.
-import { join } from 'node:path';
 import { type FrontmatterValue, parseFrontmatter, stringList, stringValue } from './frontmatter.js';
-import { type ProjectSource, type ProjectWarning, type ScanRoot, firstLine, markdownFiles, readText } from './files.js';
+import { type Confinement, type ProjectSource, type ProjectWarning, type ScanRoot, confinedMarkdownFiles, firstLine, readText } from './files.js';
 
 /** What a command file and a SKILL.md share: the frontmatter keys both take, and where the file came from. */
 export interface InvocableFrontmatter {
@@ -28,11 +27,14 @@ export function describeSource(source: ProjectSource, namespace: string | undefi
   return source === 'plugin' ? `(plugin:${namespace ?? ''})` : `(${source})`;
 }
 
-/** `commands` directories of the roots; `root.dir` is the `.claude` (or plugin) folder. */
-export function loadCommands(roots: readonly ScanRoot[], warnings: ProjectWarning[]): CustomCommand[] {
+/**
+ * `commands` directories of the roots; `root.dir` is the `.claude` (or plugin) folder. A project's command that
+ * leads out of the repository (a link) is skipped (files.ts Confinement).
+ */
+export function loadCommands(roots: readonly ScanRoot[], warnings: ProjectWarning[], confine?: Confinement): CustomCommand[] {
   const out: CustomCommand[] = [];
   for (const root of roots) {
-    for (const { file, segments } of markdownFiles(join(root.dir, 'commands'))) {
+    for (const { file, segments } of confinedMarkdownFiles(root, 'commands', confine, warnings, 'command')) {
       const text = readText(file);
       if (text === undefined) {
         warnings.push({ file, message: 'unreadable command file skipped' });

@@ -6,6 +6,7 @@ import type { PostToolUseResult, ToolCallInfo, ToolHooks } from '../executor/pip
 import type { PromptContextPort } from '../session/config.js';
 import type { PromptEnvironment, PromptExtras } from '../session/system-prompt.js';
 import { isGitRepository, osVersion } from './environment.js';
+import { Confinement } from './files.js';
 import { MAX_MEMORY_FILE_BYTES, type MemoryFile, type SettingSource, loadMemoryFiles, memoryReminder } from './memory.js';
 import { mentionReminders } from './mentions.js';
 import { NestedMemory } from './nested-memory.js';
@@ -23,6 +24,8 @@ export interface ProjectContextOptions {
   onProblem: (p: ProjectProblem) => void;
   /** Called once, when loading starts (after the initialize answer). */
   onStart?: () => void;
+  /** What a Read call of a path would get with nobody asked (the permission engine): `@imports` obey it. */
+  readAccess: (path: string, importer: 'user' | 'repository') => Promise<'allow' | 'ask' | 'deny'>;
 }
 
 interface Loaded {
@@ -68,7 +71,7 @@ export class ProjectContext implements PromptContextPort {
 
   private async load(): Promise<void> {
     const [{ files, scopedRules, problems }, isGitRepo] = await Promise.all([
-      loadMemoryFiles({ cwd: this.o.cwd, configDir: this.o.configDir, homeDir: this.o.homeDir, sources: this.o.sources, additionalDirectories: this.o.additionalDirectories() }),
+      loadMemoryFiles({ cwd: this.o.cwd, configDir: this.o.configDir, homeDir: this.o.homeDir, sources: this.o.sources, additionalDirectories: this.o.additionalDirectories(), readAccess: this.o.readAccess }),
       isGitRepository(this.o.cwd),
     ]);
     for (const p of problems) this.o.onProblem(p);
@@ -76,7 +79,15 @@ export class ProjectContext implements PromptContextPort {
       memory: files,
       reminder: memoryReminder(files),
       isGitRepo,
-      nested: new NestedMemory({ cwd: this.o.cwd, sources: this.o.sources, alreadyLoaded: files.map((f) => f.path), scopedRules, maxFileBytes: MAX_MEMORY_FILE_BYTES, onProblem: this.o.onProblem }),
+      nested: new NestedMemory({
+        cwd: this.o.cwd,
+        sources: this.o.sources,
+        alreadyLoaded: files.map((f) => f.path),
+        scopedRules,
+        maxFileBytes: MAX_MEMORY_FILE_BYTES,
+        onProblem: this.o.onProblem,
+        confine: new Confinement({ cwd: this.o.cwd, configDir: this.o.configDir }),
+      }),
     };
   }
 

@@ -6,12 +6,13 @@ import { basename, join, resolve } from 'node:path';
 import type { AgentDefinition } from '../agents/types.js';
 import { loadAgentDefinitions } from './agents.js';
 import { type CustomCommand, loadCommands } from './commands.js';
-import { type ProjectWarning, type ScanRoot, readText } from './files.js';
+import { Confinement, type ProjectWarning, type ScanRoot, readText } from './files.js';
 import { type Skill, loadSkills } from './skills.js';
 
 export type { AgentDefinition } from '../agents/types.js';
 export type { CustomCommand } from './commands.js';
 export type { ProjectWarning, ScanRoot } from './files.js';
+export { Confinement } from './files.js';
 export { type Skill, filterSkills, skillBody } from './skills.js';
 export { loadAgentDefinitions } from './agents.js';
 export { type PluginCommandHook, loadPluginHooks } from './plugin-hooks.js';
@@ -41,6 +42,8 @@ export interface ProjectCatalog {
   plugins: PluginInfo[];
   roots: ScanRoot[];
   warnings: ProjectWarning[];
+  /** Where the project's files may lead (files.ts), for the agents read from the same roots. */
+  confine: Confinement;
 }
 
 /** The plugin's name: `name` in `.claude-plugin/plugin.json`, else its folder's name. */
@@ -77,7 +80,8 @@ export function scanProject(input: ProjectScanInput): ProjectCatalog {
   const warnings: ProjectWarning[] = [];
   // Project entries come last so that, for equal names, the lookup (last wins) prefers project over user.
   const ordered = [...roots].sort((a, b) => rank(a) - rank(b));
-  return { commands: loadCommands(ordered, warnings), skills: loadSkills(ordered, warnings), plugins, roots, warnings };
+  const confine = new Confinement({ cwd: input.cwd, configDir: input.configDir });
+  return { commands: loadCommands(ordered, warnings, confine), skills: loadSkills(ordered, warnings, confine), plugins, roots, warnings, confine };
 }
 
 function rank(r: ScanRoot): number {
@@ -85,10 +89,10 @@ function rank(r: ScanRoot): number {
 }
 
 export function loadAgents(
-  catalog: Pick<ProjectCatalog, 'roots'>,
+  catalog: Pick<ProjectCatalog, 'roots'> & Partial<Pick<ProjectCatalog, 'confine'>>,
   opts: { flagJson: string | undefined; sdkAgents: Readonly<Record<string, unknown>> | undefined; isKnownTool: (n: string) => boolean },
 ): { agents: AgentDefinition[]; warnings: ProjectWarning[] } {
   const warnings: ProjectWarning[] = [];
-  const agents = loadAgentDefinitions({ roots: catalog.roots, ...opts }, warnings);
+  const agents = loadAgentDefinitions({ roots: catalog.roots, ...opts, ...(catalog.confine ? { confine: catalog.confine } : {}) }, warnings);
   return { agents, warnings };
 }

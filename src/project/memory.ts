@@ -7,14 +7,18 @@
 //  - rules:   <config dir>/rules and each directory's .claude/rules (rules.ts): a rule without `paths` right
 //             after that place's CLAUDE.md files; a rule with `paths` is kept for the files it names
 // Each file is followed by the files it imports (`@path`, see imports.ts), depth first, up to four levels below
-// it; a file already included is not included again; a cycle is reported. A user file may import any file; a
-// project or local file only files inside the working directory or an additional directory (Claude Code skips
-// the others too, without a word; agentd says so). A file over the byte cap is cut and reported; a binary or
-// unreadable one is reported and skipped. A missing import target is skipped silently: `@name` in prose is
-// common.
+// it; a file already included is not included again; a cycle is reported. An import is judged as a Read call of
+// its path is, by the permission engine (`readAccess`): a project or local file imports only what such a call
+// would read without asking, the host's allow rules aside (inside the working directories, no deny or ask rule;
+// Claude Code skips the others too, without a word; agentd says so); a user file may import any file a deny rule
+// does not cover. A project or local
+// file that leads out of the repository (a link to `~/.ssh/id_rsa`, `../outside`) is skipped (files.ts
+// Confinement). A file over the byte cap is cut and reported; a binary or unreadable one is reported and skipped.
+// A missing import target is skipped silently: `@name` in prose is common.
 import { realpath as realpathCb } from 'node:fs';
 import { promisify } from 'node:util';
-import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, parse, resolve } from 'node:path';
+import { Confinement } from './files.js';
 import { importTargets } from './imports.js';
 import type { ProjectProblem } from './problems.js';
 import { readTextCapped } from './read-text.js';
@@ -46,16 +50,17 @@ export interface MemoryOptions {
   sources: readonly SettingSource[];
   additionalDirectories: readonly string[];
   maxFileBytes?: number;
+  /**
+   * What a Read call of `path` would get with nobody asked (the permission engine's decision): imports obey it. For
+   * a repository's file without the host's allow rules (readAccess in permissions/layer.ts).
+   */
+  readAccess: (path: string, importer: 'user' | 'repository') => Promise<'allow' | 'ask' | 'deny'>;
 }
 
 /** A CLAUDE.md over this is cut (Claude Code warns at 40k characters and sends it all). */
 export const MAX_MEMORY_FILE_BYTES = 128 * 1024;
 /** Imports nest at most this deep below a file found by name (Claude Code: depth 5 exclusive, measured). */
 export const MAX_IMPORT_DEPTH = 4;
-
-function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
-}
 
 /** The directories from the filesystem root down to `cwd`, outermost first. */
 export function ancestors(cwd: string): string[] {
@@ -108,8 +113,11 @@ export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: Memory
   if (o.sources.length === 0) return { files, scopedRules, problems };
   const candidates = await memoryCandidates(o);
   // The files found by name are read together; imports follow in order.
-  const [reads, roots] = await Promise.all([Promise.all(candidates.map((c) => readTextCapped(c.path, cap))), Promise.all([o.cwd, ...o.additionalDirectories].map(real))]);
+  const reads = await Promise.all(candidates.map((c) => readTextCapped(c.path, cap)));
   const seen = new Set<string>();
+  const confine = new Confinement({ cwd: o.cwd, configDir: o.configDir });
+  /** Where a repository's file really leads when that is out of the repository (user files are the user's). */
+  const outside = (path: string, id: string, kind: MemoryKind): string | undefined => (kind !== 'user' && confine.inProject(path) ? confine.escapesReal(id) : undefined);
 
   const visit = async (path: string, kind: MemoryKind, depth: number, stack: readonly string[], read: Awaited<ReturnType<typeof readTextCapped>>, parent?: string): Promise<void> => {
     if (read.kind === 'absent') return;
@@ -122,6 +130,11 @@ export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: Memory
       return;
     }
     const id = await real(path);
+    const out = outside(path, id, kind);
+    if (out !== undefined) {
+      problems.push({ kind: 'outside_link', file: path, message: `memory file ${path} leads to ${out}, outside the project and your Claude folder; skipped` });
+      return;
+    }
     if (seen.has(id)) return;
     seen.add(id);
     const file: MemoryFile = { path, kind, text: read.text, depth, ...(parent ? { parent } : {}) };
@@ -139,10 +152,17 @@ export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: Memory
         continue;
       }
       if (seen.has(targetId)) continue;
-      if (kind !== 'user' && !roots.some((r) => isInside(targetId, r))) {
+      const access = await o.readAccess(abs, kind === 'user' ? 'user' : 'repository');
+      if (access === 'deny' || (kind !== 'user' && access !== 'allow')) {
         // Only report targets that exist: `@someone` in prose is not an import.
         const r = await readTextCapped(abs, 1);
-        if (r.kind !== 'absent') problems.push({ kind: 'import_outside', file: abs, from: path, message: `memory file ${path} imports ${abs}, outside the working directories; skipped` });
+        if (r.kind !== 'absent') {
+          problems.push(
+            access === 'deny'
+              ? { kind: 'import_denied', file: abs, from: path, message: `memory file ${path} imports ${abs}, which the Read deny rules cover; skipped` }
+              : { kind: 'import_outside', file: abs, from: path, message: `memory file ${path} imports ${abs}, outside the working directories; skipped` },
+          );
+        }
         continue;
       }
       if (depth + 1 > MAX_IMPORT_DEPTH) {
@@ -158,6 +178,11 @@ export async function loadMemoryFiles(o: MemoryOptions): Promise<{ files: Memory
     const c = candidates[i] as Candidate;
     let read = reads[i] as Awaited<ReturnType<typeof readTextCapped>>;
     if (c.rule && read.kind === 'ok') {
+      const out = outside(c.path, await real(c.path), c.kind);
+      if (out !== undefined) {
+        problems.push({ kind: 'outside_link', file: c.path, message: `rule file ${c.path} leads to ${out}, outside the project and your Claude folder; skipped` });
+        continue;
+      }
       const rule = parseRule(read.text);
       if (!rule.ok) {
         problems.push({ kind: 'invalid_frontmatter', file: c.path, message: `rule file ${c.path}: ${rule.error}; skipped` });

@@ -4,8 +4,9 @@
 // context, once per file per session. Imports inside a nested file are not followed (the file is small, local
 // guidance; its imports would need the same checks again). A rule scoped with `paths` (rules.ts) is sent the same
 // way, once, with the first tool call on a file it names; a subdirectory's own .claude/rules come with its
-// CLAUDE.md files.
+// CLAUDE.md files. A file that leads out of the repository (a link) is skipped (files.ts Confinement).
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { Confinement } from './files.js';
 import type { SettingSource } from './memory.js';
 import type { ProjectProblem } from './problems.js';
 import { readTextCapped } from './read-text.js';
@@ -26,6 +27,8 @@ export class NestedMemory {
       scopedRules?: readonly ScopedRule[];
       maxFileBytes: number;
       onProblem: (p: ProjectProblem) => void;
+      /** Where the repository's files may lead; absent: not checked. */
+      confine?: Confinement;
     },
   ) {
     for (const p of o.alreadyLoaded) this.done.add(p);
@@ -67,6 +70,11 @@ export class NestedMemory {
   }
 
   private async read(path: string): Promise<string | undefined> {
+    const out = this.o.confine?.escapes(path);
+    if (out !== undefined && out !== path) {
+      this.o.onProblem({ kind: 'outside_link', file: path, message: `memory file ${path} leads to ${out}, outside the project and your Claude folder; skipped` });
+      return undefined;
+    }
     const r = await readTextCapped(path, this.o.maxFileBytes);
     if (r.kind === 'absent') return undefined;
     if (r.kind === 'binary' || r.kind === 'unreadable') {

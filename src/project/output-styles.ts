@@ -3,10 +3,10 @@
 // frontmatter in <config dir>/output-styles/ (settingSources 'user') and .claude/output-styles/ (project);
 // a project style overrides a user style of the same name, and a custom one a built-in one. The style is chosen
 // by the settings' `outputStyle`; an unknown name is reported and the default is used.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseFrontmatter, stringValue } from './frontmatter.js';
-import { childPath } from './files.js';
+import { Confinement, childPath } from './files.js';
 import type { SettingSource } from './memory.js';
 import type { ProjectProblem } from './problems.js';
 
@@ -60,18 +60,30 @@ const MAX_STYLE_BYTES = 64 * 1024;
 
 // Synchronous: the initialize response lists the styles, and the two directories are usually absent (one failed
 // readdir each) or hold a few small files.
-function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProblem[]): OutputStyle[] {
-  let names: string[];
+// A project's style that leads out of the repository (a link, or the folder) is skipped (files.ts Confinement).
+function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProblem[], confine?: Confinement): OutputStyle[] {
+  let entries: Dirent[];
   try {
-    names = readdirSync(dir)
-      .filter((n) => n.endsWith('.md'))
-      .sort();
+    entries = readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.name.endsWith('.md'))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   } catch {
     return [];
   }
+  const folderOut = confine && entries.length > 0 ? confine.escapes(dir) : undefined;
+  if (folderOut !== undefined) {
+    problems.push({ kind: 'outside_link', file: dir, message: `output styles folder ${dir} leads to ${folderOut}, outside the project and your Claude folder; skipped` });
+    return [];
+  }
   const out: OutputStyle[] = [];
-  for (const n of names) {
+  for (const e of entries) {
+    const n = e.name;
     const path = childPath(dir, n);
+    const linkOut = confine && e.isSymbolicLink() ? confine.escapes(path) : undefined;
+    if (linkOut !== undefined) {
+      problems.push({ kind: 'outside_link', file: path, message: `output style ${path} is a link to ${linkOut}, outside the project and your Claude folder; skipped` });
+      continue;
+    }
     let text: string;
     try {
       if (!statSync(path).isFile()) continue;
@@ -107,7 +119,7 @@ function loadDir(dir: string, source: 'user' | 'project', problems: ProjectProbl
 export function loadOutputStyles(o: { cwd: string; configDir: string; sources: readonly SettingSource[] }): { styles: OutputStyle[]; problems: ProjectProblem[] } {
   const problems: ProjectProblem[] = [];
   const user = o.sources.includes('user') ? loadDir(join(o.configDir, 'output-styles'), 'user', problems) : [];
-  const project = o.sources.includes('project') ? loadDir(join(o.cwd, '.claude', 'output-styles'), 'project', problems) : [];
+  const project = o.sources.includes('project') ? loadDir(join(o.cwd, '.claude', 'output-styles'), 'project', problems, new Confinement({ cwd: o.cwd, configDir: o.configDir })) : [];
   const byName = new Map<string, OutputStyle>();
   for (const s of [...BUILT_IN_STYLES, ...user, ...project]) byName.set(s.name, s);
   return { styles: [...byName.values()], problems };

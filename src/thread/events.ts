@@ -225,9 +225,11 @@ export type SessionEvent =
    * A file agentd skipped or cut, also logged on stderr; the session goes on without it. `file` says which kind,
    * and with it the frame hosts have always received for it (control/projector.ts): a settings file that is not
    * JSON, a project file (command, skill, agent, plugin hooks, --agents JSON) that cannot be used, a context
-   * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds.
+   * file (memory file, import, output style) that is binary, too large, unreadable or out of bounds; what a
+   * repository's file carries that was skipped because the repository is not trusted (`untrusted`); variables a
+   * trusted repository's settings may not set (`env`).
    */
-  | { type: 'file_warning'; file: 'settings' | 'settings_key' | 'project' | 'context'; message: string; path: string }
+  | { type: 'file_warning'; file: 'settings' | 'settings_key' | 'project' | 'context' | 'untrusted' | 'env'; message: string; path: string }
   /**
    * A resumed transcript had entries whose parent link was broken; each was attached to the nearest earlier
    * entry that ends a branch (null: none), so the earlier turns stay (store/reader.ts chainTo).

@@ -12,6 +12,24 @@ export const SECRET_ENV_NAMES = [
   'CLAUDE_CODE_SESSION_ACCESS_TOKEN',
 ] as const;
 
+/**
+ * Cloud and client credentials beyond agentd's own: tools get them (the user's aws or gcloud), but a repository's
+ * configuration never does (a project MCP server's `${VAR}`, src/mcp/config.ts).
+ */
+export const CLOUD_CREDENTIAL_NAMES = [
+  'ANTHROPIC_FOUNDRY_AUTH_TOKEN',
+  'ANTHROPIC_AWS_API_KEY',
+  'ANTHROPIC_CUSTOM_HEADERS',
+  'CLAUDE_CODE_OAUTH_REFRESH_TOKEN',
+  'CLAUDE_CODE_CLIENT_KEY_PASSPHRASE',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+  'AWS_SESSION_TOKEN',
+  'GOOGLE_APPLICATION_CREDENTIALS',
+  'AZURE_CLIENT_SECRET',
+  'AZURE_CLIENT_CERTIFICATE_PASSWORD',
+] as const;
+
 /** The names AGENTD_SECRET_ENV (comma-separated) adds to SECRET_ENV_NAMES. */
 export function extraSecretNames(env: Readonly<Record<string, string | undefined>>): string[] {
   return (env['AGENTD_SECRET_ENV'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);

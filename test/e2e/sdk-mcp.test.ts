@@ -237,13 +237,14 @@ describe('MCP through the TS SDK', () => {
     }
   });
 
-  it('a server added with `agentd mcp add -s project -t http … -H …` is used by the next session (settingSources: project)', async () => {
+  it('a server added with `agentd mcp add -s project -t http … -H …` is used by the next session in the trusted repository (settingSources: project)', async () => {
     const web = await httpMcpServer();
     try {
       const run = scriptedRun(callThen('w1', 'mcp__web__lookup', { word: 'daemon' }));
       const added = execFileSync(process.execPath, [AGENTD, 'mcp', 'add', '-s', 'project', '-t', 'http', 'web', web.url, '-H', 'Authorization: Bearer from-mcp-add'], { cwd: run.cwd, env: run.env, encoding: 'utf8' });
       expect(added).toBe(`Added HTTP MCP server web with URL: ${web.url} to project config\nHeaders: {\n  "Authorization": "[REDACTED]"\n}\nFile modified: ${join(run.cwd, '.mcp.json')}\n`);
-      const { msgs, status } = await lookupTurn({ settingSources: ['project'] }, run);
+      // .mcp.json belongs to the repository: its servers start once the repository is trusted (here for this run).
+      const { msgs, status } = await lookupTurn({ settingSources: ['project'], extraArgs: { 'trust-workspace': null } }, run);
       expect(web.calls).toEqual([[{ word: 'daemon' }, 'Bearer from-mcp-add']]);
       expect(toolResults(msgs)).toEqual([['w1', false, 'definition of daemon over HTTP']]);
       expect(status).toMatchObject([{ name: 'web', status: 'connected', scope: 'project', source: 'project' }]);

@@ -19,11 +19,12 @@ function bashScenario(command: string) {
 }
 
 describe('settings through the SDK', () => {
-  it('the project settings `env` is visible to a Bash command (settingSources: ["project"])', async () => {
+  it('the project settings `env` is visible to a Bash command in a trusted repository (settingSources: ["project"])', async () => {
     const run = scriptedRun(bashScenario('echo "var=$PROJECT_SETTING_VAR"'));
     mkdirSync(join(run.cwd, '.claude'), { recursive: true });
     writeFileSync(join(run.cwd, '.claude/settings.json'), JSON.stringify({ env: { PROJECT_SETTING_VAR: 'from-project-settings' }, permissions: { allow: [] } }));
-    const msgs = await collect(query({ prompt: 'run it', options: run.options({ settingSources: ['project'], allowedTools: ['Bash'] }) }));
+    // A repository's `env` applies once the repository is trusted (here for this run).
+    const msgs = await collect(query({ prompt: 'run it', options: run.options({ settingSources: ['project'], allowedTools: ['Bash'], extraArgs: { 'trust-workspace': null } }) }));
     expect(toolResults(msgs)).toEqual([['toolu_bash', false, 'var=from-project-settings']]);
     // Without the project source the file is not read.
     const again = scriptedRun(bashScenario('echo "var=$PROJECT_SETTING_VAR"'), { cwd: run.cwd });

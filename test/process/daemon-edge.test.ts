@@ -182,7 +182,7 @@ describe('hooks at the process level', () => {
     expect(hookFrames[1]).toMatchObject({ outcome: 'success' });
   });
 
-  it('command hooks from the project settings: Notification on a permission prompt, SessionEnd at exit', async () => {
+  it('command hooks from the project settings of a trusted repository: Notification on a permission prompt, SessionEnd at exit', async () => {
     const cwd = tempDir('agentd-cwd-');
     mkdirSync(join(cwd, '.claude'));
     const log = join(cwd, 'hook.log');
@@ -203,7 +203,8 @@ describe('hooks at the process level', () => {
         { reply: { content: [{ type: 'text', text: 'done' }] } },
       ],
     });
-    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--permission-prompt-tool', 'stdio'], cwd });
+    // A repository's hooks run only once it is trusted (here for this run).
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', scenario, '--permission-prompt-tool', 'stdio', '--trust-workspace'], cwd });
     d.send(initializeFrame());
     d.send(userFrame('write it'));
     const req = await d.waitFor((f) => f['type'] === 'control_request');

@@ -146,7 +146,8 @@ describe('command hook exit codes (0 ok, 2 block with stderr, other = non-blocki
     const cwd = tempDir('agentd-cwd-');
     mkdirSync(join(cwd, '.claude'));
     writeFileSync(join(cwd, '.claude/settings.json'), JSON.stringify({ hooks: { [event]: [{ matcher: 'Bash', hooks: [{ type: 'command', command }] }] } }));
-    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', touch, '--allowedTools', 'Bash(touch:*)', '--include-hook-events'], cwd });
+    // The project's hooks run in a trusted repository (here for this run).
+    const d = startDaemon({ args: [...STREAM_ARGS, '--scenario', touch, '--allowedTools', 'Bash(touch:*)', '--include-hook-events', '--trust-workspace'], cwd });
     d.send(initializeFrame());
     d.send(userFrame('touch it'));
     await d.waitFor((f) => f['type'] === 'result', 15_000);

@@ -498,7 +498,7 @@ describe('update, install, Claude Code commands agentd lacks, and words that are
       expect(await run([word, 'list'])).toEqual({
         code: 1,
         stdout: '',
-        stderr: `agentd does not have Claude Code's '${word}' command (agentd's commands: auth, doctor, mcp, update, install; see agentd --help).\n`,
+        stderr: `agentd does not have Claude Code's '${word}' command (agentd's commands: auth, doctor, mcp, trust, update, install; see agentd --help).\n`,
       });
     }
   });

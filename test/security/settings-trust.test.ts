@@ -1,9 +1,10 @@
-// Settings trust (issue 9 item 4), through the official SDK with default options (settingSources omitted, so every
-// source is loaded): a repository's own .claude/settings.json and settings.local.json cannot grant shell or write
-// access the host never saw. Claude Code 2.1.330, measured the same way (README "Settings trust"), ignores project
-// allow rules and additionalDirectories and bypassPermissions from both files, but honours local allow rules,
-// acceptEdits from both files and a project hook's "allow"; agentd honours none of those grants unless agentd wrote
-// the file for the host. Deny/ask rules and hooks' deny still apply. Plus the loader's rules as unit checks.
+// Settings trust (issue 9 item 4, issue 22), through the official SDK with default options (settingSources omitted,
+// so every source is loaded): an untrusted repository's own .claude/settings.json and settings.local.json cannot
+// grant shell or write access the host never saw, and their hooks do not run. Claude Code 2.1.330, measured the same
+// way (README "Settings trust"), ignores project allow rules and additionalDirectories and bypassPermissions from
+// both files, but honours local allow rules, acceptEdits from both files and runs a project hook (whose "allow" it
+// follows); agentd honours none of those grants unless the repository is trusted or agentd wrote the file for the
+// host. Deny/ask rules still apply. Plus the loader's rules as unit checks.
 import type { CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +22,8 @@ interface Case {
   tool: 'Bash' | 'Write';
   /** The project's PreToolUse hook answers "allow". */
   hookAllows?: boolean;
+  /** The host trusts the repository for this run (--trust-workspace). */
+  trusted?: boolean;
   asked: boolean;
 }
 
@@ -35,6 +38,8 @@ const CASES: Case[] = [
   { name: 'project defaultMode bypassPermissions', project: { permissions: { defaultMode: 'bypassPermissions' } }, tool: 'Bash', asked: true },
   { name: 'project hook answers allow', hookAllows: true, tool: 'Bash', asked: true },
   { name: 'control: user settings allow Bash', user: { permissions: { allow: ['Bash'] } }, tool: 'Bash', asked: false },
+  { name: 'trusted repository: project allow Bash', project: { permissions: { allow: ['Bash'] } }, tool: 'Bash', trusted: true, asked: false },
+  { name: 'trusted repository: project hook answers allow', hookAllows: true, tool: 'Bash', trusted: true, asked: false },
 ];
 
 describe('a project cannot grant itself shell or write access (SDK, default options)', () => {
@@ -67,8 +72,9 @@ describe('a project cannot grant itself shell or write access (SDK, default opti
         asked.push(name);
         return { behavior: 'deny', message: 'denied by the test host' };
       };
-      const msgs = await collect(query({ prompt: 'go', options: run.options({ canUseTool }) }));
-      expect(existsSync(hookMarker)).toBe(true); // the project's hook ran, as in Claude Code
+      const msgs = await collect(query({ prompt: 'go', options: run.options({ canUseTool, ...(c.trusted ? { extraArgs: { 'trust-workspace': null } } : {}) }) }));
+      // The project's hook runs only in a trusted repository (Claude Code runs it in any).
+      expect(existsSync(hookMarker)).toBe(c.trusted === true);
       if (c.asked) {
         expect(asked).toEqual([c.tool]);
         expect(existsSync(marker)).toBe(false);

@@ -10,6 +10,9 @@ import { parseSubArgs } from './args.js';
 import { type ApiProvider, type CredentialSource, resolveModelSetup, selectedProvider } from '../credentials.js';
 import type { ProviderConfig } from '../../model/providers/types.js';
 import { apiKeyHelperSetting } from '../settings.js';
+import { readGlobalConfig } from '../../config/global-config.js';
+import { resolveProjectTrust } from '../../config/project-trust.js';
+import { globalConfigFile } from './global-config.js';
 import { type Env, SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
@@ -60,7 +63,7 @@ function providerBaseUrl(p: ProviderConfig): string {
 }
 
 /** What a daemon started with these global flags and this environment would use. Reads files, never the network; runs no helper. */
-export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>): AuthStatus {
+export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'home' | 'globalArgs'>): AuthStatus {
   const env = io.env;
   const global = parseArgv(io.globalArgs);
   const typed = readEnv(env);
@@ -73,8 +76,12 @@ export function authStatus(io: Pick<SubcommandIO, 'env' | 'cwd' | 'globalArgs'>)
     return { loggedIn: true, authMethod: 'none', apiProvider: 'firstParty', ...common, consoleProfileSignInOffered: false, agentd: { modelProvider, credentials: [], baseUrl: null, unused: [] } };
   }
   const sources = global.values.get('setting-sources')?.at(-1)?.split(',').map((x) => x.trim()).filter((x): x is 'user' | 'project' | 'local' => x === 'user' || x === 'project' || x === 'local');
-  const helper = apiKeyHelperSetting({ sources: sources ?? ['user', 'project', 'local'], flagSettings: global.values.get('settings')?.at(-1), configDir: configDirectory, cwd: io.cwd });
-  const unused: UnusedSource[] = helper.ignored.map((h) => ({ source: `apiKeyHelper (${h.where})`, reason: 'a project or local settings file cannot name the helper agentd runs (the repository could ship it); set it in the user settings or --settings' }));
+  // As a session started here would decide it (config/project-trust.ts).
+  const trustFlag = global.values.get('trust-workspace')?.at(-1);
+  const file = globalConfigFile(io);
+  const trust = resolveProjectTrust({ cwd: io.cwd, home: io.home, globalConfigFile: file, globalConfig: readGlobalConfig(file), flag: trustFlag !== undefined && !['false', '0', 'no'].includes(trustFlag.toLowerCase()), env: typed.trustWorkspace });
+  const helper = apiKeyHelperSetting({ sources: sources ?? ['user', 'project', 'local'], flagSettings: global.values.get('settings')?.at(-1), configDir: configDirectory, cwd: io.cwd, repositoryTrusted: trust.kind === 'trusted' });
+  const unused: UnusedSource[] = helper.ignored.map((h) => ({ source: `apiKeyHelper (${h.where})`, reason: 'the repository is not trusted, so its settings cannot name the helper agentd runs; trust it (agentd trust), or set the helper in the user settings or --settings' }));
   let setup;
   try {
     setup = resolveModelSetup(env, helper.use);

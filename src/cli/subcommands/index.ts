@@ -20,6 +20,7 @@ export const SUBCOMMANDS: readonly SubcommandSpec[] = [
   { name: 'auth', summary: 'Credentials: `auth status [--json|--text]`, `auth login`, `auth logout` (environment only)' },
   { name: 'doctor', summary: 'Check Node, ripgrep, the shell parser, config dirs, credentials (--check-endpoint: the endpoint)' },
   { name: 'mcp', summary: 'Configure MCP servers (`mcp add|add-json|remove|list|get`, in Claude Code\'s files); `mcp serve`: the built-in tools over MCP' },
+  { name: 'trust', summary: 'Trust a folder (`trust [dir]`, `--check`, `--revoke`): its repository\'s hooks, MCP servers and env apply (Claude Code\'s trust record)' },
   { name: 'update', aliases: ['upgrade'], summary: 'How agentd is updated (prints the commands; no network)' },
   { name: 'install', summary: 'How agentd is installed (prints the commands; no network)' },
 ];

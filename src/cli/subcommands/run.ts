@@ -6,6 +6,7 @@ import { AUTH_HELP, runAuth } from './auth.js';
 import { DOCTOR_HELP, runDoctor } from './doctor.js';
 import { BY_NAME, SUBCOMMANDS, type SubcommandCall } from './index.js';
 import { MCP_HELP, runMcp } from './mcp.js';
+import { TRUST_HELP, runTrust } from './trust.js';
 import { SUB_EXIT, type SubExit, type SubcommandIO, UsageError } from './types.js';
 
 const UPDATE_TEXT = [
@@ -36,6 +37,8 @@ function helpFor(word: string | undefined): readonly string[] | undefined {
       return DOCTOR_HELP;
     case 'mcp':
       return MCP_HELP;
+    case 'trust':
+      return TRUST_HELP;
     case 'update':
       return ['Usage: agentd update|upgrade', '', 'Print how agentd is updated (no network, exit 0).'];
     case 'install':
@@ -69,6 +72,8 @@ async function run(call: SubcommandCall, io: SubcommandIO): Promise<SubExit> {
       return call.args[0] === 'serve' ? (await import('../mcp-serve.js')).runMcpServe(call.args.slice(1), io) : runMcp(call.args, io);
     case 'doctor':
       return runDoctor(call.args, io);
+    case 'trust':
+      return runTrust(call.args, io);
     case 'update':
     case 'install': {
       const h = call.args.includes('--help') || call.args.includes('-h');

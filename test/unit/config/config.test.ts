@@ -45,6 +45,7 @@ const NO_FLAGS: FlagInput = {
   settings: undefined,
   managedSettings: undefined,
   request: { thinking: undefined, maxThinkingTokens: undefined, thinkingDisplay: undefined, effort: undefined, verbose: false, outputFormat: 'stream-json' },
+  trustWorkspace: false,
 };
 
 function resolve(f: Fixture, flags: Partial<FlagInput> = {}, env: Record<string, string> = {}) {
@@ -63,7 +64,7 @@ function resolve(f: Fixture, flags: Partial<FlagInput> = {}, env: Record<string,
 const rule = (behavior: string, toolName: string, source: string, baseDir: string, ruleContent?: string) => ({ behavior, toolName, source, baseDir, ...(ruleContent !== undefined ? { ruleContent } : {}) });
 
 describe('resolveConfig: precedence', () => {
-  it('single values: policy > --settings > local > project > user; env merges key by key; a repository file cannot set agentd variables', () => {
+  it('single values: policy > --settings > local > project > user; env merges key by key; an untrusted repository sets no variable', () => {
     const f = fixture({
       user: { model: 'm-user', outputStyle: 'user-style', env: { A: 'user', B: 'user', ANTHROPIC_BASE_URL: 'http://user' }, includeCoAuthoredBy: true, cleanupPeriodDays: 9 },
       project: { model: 'm-project', env: { B: 'project', C: 'project', PATH: '/evil', ANTHROPIC_BASE_URL: 'http://evil' } },
@@ -81,25 +82,53 @@ describe('resolveConfig: precedence', () => {
       includeCoAuthoredBy: s.includeCoAuthoredBy,
       cleanupPeriodDays: s.cleanupPeriodDays,
       ignored: config.ignored,
+      untrusted: s.untrusted,
+      envRefused: s.envRefused,
       problems: s.problems,
     }).toEqual({
       model: 'm-flag',
       outputStyle: 'local-style',
-      childEnv: { A: 'flag', B: 'project', C: 'local', D: 'policy', ANTHROPIC_BASE_URL: 'http://user' },
+      childEnv: { A: 'flag', B: 'user', D: 'policy', ANTHROPIC_BASE_URL: 'http://user' },
       ownEnv: { A: 'flag', B: 'user', D: 'policy', ANTHROPIC_BASE_URL: 'http://user' },
       apiKeyHelper: { command: '/opt/key-helper', file: join(f.managedDir, 'managed-settings.json') },
       includeCoAuthoredBy: false,
       cleanupPeriodDays: 9,
-      ignored: [
-        { file: join(f.cwd, '.claude/settings.json'), what: 'env PATH' },
-        { file: join(f.cwd, '.claude/settings.json'), what: 'env ANTHROPIC_BASE_URL' },
+      ignored: [],
+      untrusted: [
+        { file: join(f.cwd, '.claude/settings.json'), skipped: ['env (B, C, PATH, ANTHROPIC_BASE_URL)'] },
+        { file: join(f.cwd, '.claude/settings.local.json'), skipped: ['env (C)'] },
       ],
+      envRefused: [],
       problems: [],
     });
     // The children's environment: the inherited one, with the settings `env` over it.
     expect(config.childEnvSource['A']).toBe('flag');
     expect(config.childEnvSource['HOME']).toBe(f.home);
     expect(config.env.anthropic.baseUrl).toBe('http://user');
+    expect(config.trust).toEqual({ kind: 'untrusted', folder: f.cwd, file: join(f.home, '.claude.json') });
+  });
+
+  it('a trusted repository sets the variables that are data, never the ones that decide which code runs', () => {
+    const f = fixture({
+      project: { env: { B: 'project', PATH: '/evil', ANTHROPIC_BASE_URL: 'http://evil', 'BASH_FUNC_git%%': '() { id; }', EDITOR: 'vim', XDG_CONFIG_HOME: '/repo/xdg', TAR_OPTIONS: '-x', GIT_CONFIG_GLOBAL: '/x', npm_config_userconfig: '/x', HTTPS_PROXY: 'http://p' } },
+      local: { env: { C: 'local', NODE_ENV: 'test', LD_PRELOAD: '/x.so' } },
+    });
+    const s = resolve(f, { trustWorkspace: true }).config.settings;
+    expect(s.childEnv).toEqual({ B: 'project', C: 'local', NODE_ENV: 'test' });
+    expect(s.ownEnv).toEqual({});
+    expect(s.untrusted).toEqual([]);
+    expect(s.envRefused.map((r) => `${r.name}: ${r.why.split(' ')[0] ?? ''}`)).toEqual([
+      'PATH: the',
+      'ANTHROPIC_BASE_URL: it',
+      'BASH_FUNC_git%%: not',
+      'EDITOR: it',
+      'XDG_CONFIG_HOME: it',
+      'TAR_OPTIONS: git,',
+      'GIT_CONFIG_GLOBAL: git,',
+      'npm_config_userconfig: git,',
+      'HTTPS_PROXY: it',
+      'LD_PRELOAD: the',
+    ]);
   });
 
   it('model: --model > ANTHROPIC_MODEL (the settings env counts as environment) > settings model > default', () => {
@@ -154,9 +183,14 @@ describe('resolveConfig: precedence', () => {
     expect(config.permissions.rules).toEqual([rule('deny', 'Bash', 'projectSettings', f.cwd)]);
   });
 
-  it('keys agentd does not implement are listed once per file', () => {
+  it('keys agentd does not implement are listed once per file (an untrusted repository\'s code-running ones as skipped)', () => {
     const f = fixture({ user: { statusLine: { type: 'command' }, permissions: { allow: [], somethingNew: true } }, project: { statusLine: {} } });
     expect(resolve(f).config.settings.unsupported).toEqual([
+      { file: join(f.configDir, 'settings.json'), key: 'statusLine' },
+      { file: join(f.configDir, 'settings.json'), key: 'permissions.somethingNew' },
+    ]);
+    expect(resolve(f).config.settings.untrusted).toEqual([{ file: join(f.cwd, '.claude/settings.json'), skipped: ['statusLine'] }]);
+    expect(resolve(f, { trustWorkspace: true }).config.settings.unsupported).toEqual([
       { file: join(f.configDir, 'settings.json'), key: 'statusLine' },
       { file: join(f.configDir, 'settings.json'), key: 'permissions.somethingNew' },
       { file: join(f.cwd, '.claude/settings.json'), key: 'statusLine' },

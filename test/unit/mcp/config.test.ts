@@ -120,6 +120,46 @@ describe('sources and precedence', () => {
   });
 });
 
+describe("a repository's servers and agentd's credentials", () => {
+  const KEY = 'sk-ant-unit-key-00000000';
+  const env = { ANTHROPIC_API_KEY: KEY, CLAUDE_CODE_OAUTH_TOKEN: 'oauth-tok-00000000', AWS_SECRET_ACCESS_KEY: 'aws-secret', HOME: '/home/u', AGENTD_SECRET_ENV: 'MY_TOKEN', MY_TOKEN: 'mine-0000000' };
+  const remote = { type: 'http', url: 'https://x.test/mcp?k=${ANTHROPIC_API_KEY}&h=${HOME}', headers: { Authorization: 'Bearer ${ANTHROPIC_API_KEY}', 'X-Aws': '${AWS_SECRET_ACCESS_KEY}', 'X-Def': '${CLAUDE_CODE_OAUTH_TOKEN:-none}', 'X-Mine': '${MY_TOKEN}' } };
+
+  it("${VAR} never yields agentd's credentials, in any scope; a project server's config does not get the cloud ones either", () => {
+    const config = (source: 'project' | 'user' | 'dynamic') => {
+      const s = parseServerEntry('r', remote, source, env);
+      return s.kind === 'remote' ? s.config : undefined;
+    };
+    expect(config('project')).toEqual({ type: 'http', url: 'https://x.test/mcp?k=&h=/home/u', headers: { Authorization: 'Bearer ', 'X-Aws': '', 'X-Def': 'none', 'X-Mine': '' } });
+    expect(config('user')).toEqual({ type: 'http', url: 'https://x.test/mcp?k=&h=/home/u', headers: { Authorization: 'Bearer ', 'X-Aws': 'aws-secret', 'X-Def': 'none', 'X-Mine': '' } });
+    expect(config('dynamic')).toEqual(config('user'));
+    const stdio = parseServerEntry('s', { command: 'srv', args: ['--key=${ANTHROPIC_API_KEY}'], env: { K: '${ANTHROPIC_API_KEY}' } }, 'project', env);
+    expect(stdio).toEqual({ kind: 'stdio', name: 's', source: 'project', config: { command: 'srv', args: ['--key='], env: { K: '' } } });
+  });
+
+  it('a .mcp.json server nobody approved is withheld (its config as written, never expanded); approved names and all-approval start', () => {
+    const cwd = tempDir('agentd-mcpapprove-');
+    writeFileSync(join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { a: { command: 'a', args: ['${ANTHROPIC_API_KEY}'] }, b: remote } }));
+    const base = { flags: [], strict: false, sources: ['project' as const], cwd, globalConfigFile: join(cwd, 'none.json'), env };
+    const why = (n: string): string => `not approved: ${n}`;
+    expect(resolveMcpServers({ ...base, projectApproval: { all: false, names: ['a'], why } })).toEqual([
+      { kind: 'stdio', name: 'a', source: 'project', config: { command: 'a', args: [''] } },
+      { kind: 'withheld', name: 'b', source: 'project', reason: 'not approved: b', config: remote },
+    ]);
+    expect(resolveMcpServers({ ...base, projectApproval: { all: true, names: [], why } }).map((s) => s.kind)).toEqual(['stdio', 'remote']);
+    expect(resolveMcpServers({ ...base, projectApproval: { all: false, names: [], why }, disabledProjectServers: ['b'] }).map((s) => [s.name, s.kind])).toEqual([['a', 'withheld']]);
+  });
+
+  it('the global config file read once by the caller is used as read (a file that is not JSON is the same start-up error)', () => {
+    const cwd = tempDir('agentd-mcpglobal-');
+    const globalConfigFile = join(cwd, 'g.json');
+    const base = { flags: [], strict: false, sources: ['user' as const], cwd, globalConfigFile, env: {} };
+    expect(resolveMcpServers({ ...base, globalConfig: { kind: 'ok', value: { mcpServers: { u: { command: 'u' } } } } }).map((s) => s.name)).toEqual(['u']);
+    expect(resolveMcpServers({ ...base, globalConfig: { kind: 'missing' } })).toEqual([]);
+    expect(() => resolveMcpServers({ ...base, globalConfig: { kind: 'unreadable', why: 'json', message: 'Unexpected token' } })).toThrow(`Invalid MCP configuration: ${globalConfigFile} is not valid JSON (Unexpected token).`);
+  });
+});
+
 describe('per-tool permission policies (tools[].permission_policy)', () => {
   it('read leniently: nameless entries dropped, a non-list absent, an unknown policy asks, the org ceiling tightens', () => {
     const list = [

@@ -223,3 +223,29 @@ describe('McpHub per-tool policies', () => {
     await hub.close();
   });
 });
+
+describe('a withheld server (a repository server nobody approved)', () => {
+  it('is listed disabled with why, never loads the MCP runtime, and neither reconnect nor toggle starts it', async () => {
+    let loads = 0;
+    const hub = makeSharedHub(new ToolRegistry([]), {
+      load: async () => {
+        loads++;
+        throw new Error('the runtime must not be loaded for a withheld server');
+      },
+    });
+    const config = { command: 'evil', args: ['--x'], env: { K: '${ANTHROPIC_API_KEY}' } };
+    hub.add([{ kind: 'withheld', name: 'evil', source: 'project', reason: 'not trusted', config }]);
+    hub.start();
+    await hub.settled(1000);
+    const row = { name: 'evil', status: 'disabled', error: 'not trusted', config: { type: 'stdio', command: 'evil', args: ['--x'] }, scope: 'project', source: 'project' };
+    expect(hub.status()).toEqual([row]);
+    expect(hub.initList()).toEqual([{ name: 'evil', status: 'disabled', source: 'project', error: 'not trusted' }]);
+    const refusal = '"evil" is a project-scope MCP server (.mcp.json) that is not approved for this project. not trusted';
+    expect(await hub.reconnect('evil')).toBe(refusal);
+    expect(await hub.toggle('evil', true)).toBe(refusal);
+    expect(await hub.toggle('evil', false)).toBeUndefined();
+    expect(hub.status()).toEqual([row]);
+    expect(hub.toolPolicy('evil', 'mcp__evil__x')).toBeUndefined();
+    expect(loads).toBe(0);
+  });
+});

@@ -9,6 +9,7 @@ import { MAX_IMPORT_DEPTH, loadMemoryFiles, memoryReminder } from '../../../src/
 import { NestedMemory } from '../../../src/project/nested-memory.js';
 import { findStyle, loadOutputStyles } from '../../../src/project/output-styles.js';
 import type { ProjectProblem } from '../../../src/project/problems.js';
+import { engineReadAccess } from '../../support/read-access.js';
 
 let top: string;
 let home: string;
@@ -25,7 +26,7 @@ afterEach(() => {
 });
 
 const load = (sources: Array<'user' | 'project' | 'local'>, extra: { maxFileBytes?: number } = {}) =>
-  loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [], ...extra });
+  loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [], readAccess: engineReadAccess({ cwd }), ...extra });
 
 describe('@import targets', () => {
   it('finds imports after whitespace, not in code spans or fenced blocks, and drops sentence punctuation', () => {
@@ -82,6 +83,28 @@ describe('memory files', () => {
     expect(problems.map((p) => [p.kind, p.file.slice(top.length), p.from?.slice(top.length)])).toEqual([
       ['import_depth', '/repo/app/d4.md', '/repo/app/d3.md'],
       ['import_loop', '/repo/app/loop-a.md', '/repo/app/loop-b.md'],
+      ['import_outside', '/repo/outside.md', '/repo/app/CLAUDE.md'],
+    ]);
+  });
+
+  it('imports obey the Read decision: a deny rule covers user and project imports; the host\'s allow rules do not widen a project file\'s', async () => {
+    writeFileSync(join(cwd, 'secret.txt'), 'SECRET');
+    writeFileSync(join(cwd, 'notes.md'), 'NOTES');
+    writeFileSync(join(top, 'repo', 'outside.md'), 'OUTSIDE');
+    writeFileSync(join(cwd, 'CLAUDE.md'), '@secret.txt\n@notes.md\n@../outside.md');
+    writeFileSync(join(home, 'mine.md'), 'MINE');
+    writeFileSync(join(home, '.claude', 'CLAUDE.md'), `@${join(cwd, 'secret.txt')}\n@~/mine.md`);
+    const readAccess = engineReadAccess({ cwd, deny: ['Read(./secret.txt)'], allow: ['Read'] });
+    const { files, problems } = await loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources: ['user', 'project'], additionalDirectories: [], readAccess });
+    expect(files.map((f) => [f.path.slice(top.length), f.kind])).toEqual([
+      ['/home/.claude/CLAUDE.md', 'user'],
+      ['/home/mine.md', 'user'],
+      ['/repo/app/CLAUDE.md', 'project'],
+      ['/repo/app/notes.md', 'project'],
+    ]);
+    expect(problems.map((p) => [p.kind, p.file.slice(top.length), p.from?.slice(top.length)])).toEqual([
+      ['import_denied', '/repo/app/secret.txt', '/home/.claude/CLAUDE.md'],
+      ['import_denied', '/repo/app/secret.txt', '/repo/app/CLAUDE.md'],
       ['import_outside', '/repo/outside.md', '/repo/app/CLAUDE.md'],
     ]);
   });

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadMemoryFiles } from '../../../src/project/memory.js';
 import { NestedMemory } from '../../../src/project/nested-memory.js';
 import { listRuleFiles, parseRule, ruleApplies } from '../../../src/project/rules.js';
+import { engineReadAccess } from '../../support/read-access.js';
 
 let top: string;
 let home: string;
@@ -29,7 +30,7 @@ function put(rel: string, text: string, root = top): void {
   writeFileSync(join(root, rel), text);
 }
 
-const load = (sources: Array<'user' | 'project' | 'local'>) => loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [] });
+const load = (sources: Array<'user' | 'project' | 'local'>) => loadMemoryFiles({ cwd, configDir: join(home, '.claude'), homeDir: home, sources, additionalDirectories: [], readAccess: engineReadAccess({ cwd }) });
 
 describe('rule files', () => {
   it('go after their place’s CLAUDE.md files and before CLAUDE.local.md; `paths` rules are kept apart', async () => {
@@ -84,13 +85,27 @@ describe('rule files', () => {
     expect(await load([])).toEqual({ files: [], scopedRules: [], problems: [] });
   });
 
-  it('follow symlinked folders, and list a file reached twice (a link back up) once', async () => {
-    put('shared/team.md', 'team rule');
+  it('follow symlinked folders inside the project, and list a file reached twice (a link back up) once', async () => {
+    put('repo/app/docs/shared/team.md', 'team rule');
     put('repo/app/.claude/rules/own.md', 'own rule');
-    symlinkSync(join(top, 'shared'), join(cwd, '.claude/rules/linked'));
+    symlinkSync(join(cwd, 'docs/shared'), join(cwd, '.claude/rules/linked'));
     symlinkSync('..', join(cwd, '.claude/rules/loop'));
     expect(await listRuleFiles(join(cwd, '.claude/rules'))).toEqual([join(cwd, '.claude/rules/linked/team.md'), join(cwd, '.claude/rules/own.md')]);
     expect((await load(['project'])).files.map((f) => f.text)).toEqual(['team rule', 'own rule']);
+  });
+
+  it('skip a rule that leads out of the project (a link to a file or a folder outside), saying so', async () => {
+    put('shared/team.md', 'team rule');
+    put('secret.txt', 'outside secret');
+    put('repo/app/.claude/rules/own.md', 'own rule');
+    symlinkSync(join(top, 'shared'), join(cwd, '.claude/rules/linked'));
+    symlinkSync(join(top, 'secret.txt'), join(cwd, '.claude/rules/secret.md'));
+    const r = await load(['project']);
+    expect(r.files.map((f) => f.text)).toEqual(['own rule']);
+    expect(r.problems.map((p) => [p.kind, p.file.slice(top.length)])).toEqual([
+      ['outside_link', '/repo/app/.claude/rules/linked/team.md'],
+      ['outside_link', '/repo/app/.claude/rules/secret.md'],
+    ]);
   });
 
   it('parse `paths` as a list or one string; other frontmatter is dropped from the text', () => {
